@@ -1,0 +1,15 @@
+/** Options shared by the demo snapshot generators. */
+export interface DemoOptions {
+  /** First day of data, UTC midnight. */
+  from: Date;
+  /** Number of days of data. */
+  days: number;
+  /** Seed of the deterministic pseudo-random streams. */
+  seed: number;
+  /** Folder the Parquet files are written to (already exists, empty). */
+  outDir: string;
+  /** The snapshot's `taken_at`: the end of the last generated day. */
+  takenAt: Date;
+  /** Progress lines for the terminal. */
+  log: (line: string) => void;
+}
