@@ -1,0 +1,91 @@
+/**
+ * npm run build -- --snapshot DIR [--out dist] [--quiet]
+ *
+ * Validates a snapshot, then builds beside the last good output and swaps it in at the end:
+ *   <out>/site/   the static tree (any static host serves it)
+ *   <out>/data/   the databases the endpoint queries
+ *   <out>/build.json
+ * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
+ */
+import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { ApiName } from '../core/snapshot/table-schema.ts';
+import { openDuckDB } from '../lib/duckdb.ts';
+import type { ApiBuildContext } from './lib/api-build.ts';
+import { buildAtomically } from './lib/atomic-output.ts';
+import { Progress } from './lib/progress.ts';
+import { TreeWriter } from './lib/tree-writer.ts';
+import { buildRadar } from './radar/build-radar.ts';
+import { validateSnapshot } from './snapshot/validate.ts';
+
+const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<void>>> = {
+  'radarnet-mirror-v3': buildRadar,
+};
+
+export interface BuildResult {
+  folder: string;
+  files: number;
+  bytes: number;
+  seconds: number;
+}
+
+export async function build(opts: { snapshot: string; out: string; quiet?: boolean }): Promise<BuildResult> {
+  const t0 = performance.now();
+  const progress = new Progress(process.stderr, opts.quiet ?? false);
+  const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
+  const instance = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: scratch });
+  const conn = await instance.connect();
+  try {
+    progress.begin('validating snapshot');
+    const snap = await validateSnapshot(resolve(opts.snapshot), conn);
+    for (const api of snap.manifest.apis) {
+      if (!API_BUILDERS[api]) throw new Error(`snapshot ${snap.manifest.name} declares API ${api}, which this version of snapcat cannot build yet`);
+    }
+    const folder = await buildAtomically(opts.out, async (dir) => {
+      const site = join(dir, 'site');
+      const dataDir = join(dir, 'data');
+      await mkdir(site, { recursive: true });
+      await mkdir(dataDir, { recursive: true });
+      const writer = new TreeWriter(site, progress);
+      for (const api of snap.manifest.apis) {
+        await API_BUILDERS[api]!({
+          conn,
+          manifest: snap.manifest,
+          tableFile: (t) => {
+            const info = snap.tables[t];
+            if (!info) throw new Error(`table ${t} was not validated`);
+            return info.file;
+          },
+          snapshotDir: snap.dir,
+          dataDir,
+          writer,
+          progress,
+        });
+      }
+      await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: progress.files, bytes: progress.bytes }, null, 2) + '\n');
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
+    return { folder, files: progress.files, bytes: progress.bytes, seconds };
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { snapshot: { type: 'string' }, out: { type: 'string', default: 'dist' }, quiet: { type: 'boolean', default: false } } });
+  if (!values.snapshot) {
+    console.error('usage: npm run build -- --snapshot DIR [--out dist]');
+    process.exit(2);
+  }
+  try {
+    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet });
+  } catch (e) {
+    console.error(`\nbuild failed, nothing written (the last good build is untouched): ${(e as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,18 @@
+/** What each API's part of a build is handed. */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { SnapshotManifest } from '../../core/snapshot/table-schema.ts';
+import type { Progress } from './progress.ts';
+import type { TreeWriter } from './tree-writer.ts';
+
+export interface ApiBuildContext {
+  conn: DuckDBConnection;
+  manifest: SnapshotManifest;
+  /** Absolute path of a validated table's Parquet file. */
+  tableFile: (table: string) => string;
+  /** Snapshot folder (for configuration files beside the tables). */
+  snapshotDir: string;
+  /** Folder for the endpoint's databases. */
+  dataDir: string;
+  writer: TreeWriter;
+  progress: Progress;
+}

@@ -1,0 +1,58 @@
+/**
+ * Progress of a long build on the terminal: the current step, files written, rate and time left.
+ * Redraws one line on a TTY; on a pipe (CI, logs) prints a line every few seconds.
+ */
+export class Progress {
+  private readonly out: NodeJS.WriteStream;
+  private readonly tty: boolean;
+  private readonly started = performance.now();
+  private lastDraw = 0;
+  private step = '';
+  files = 0;
+  bytes = 0;
+  /** Files the build expects to write in all, when known. */
+  totalFiles = 0;
+
+  private readonly quiet: boolean;
+
+  constructor(out: NodeJS.WriteStream = process.stderr, quiet = false) {
+    this.out = out;
+    this.quiet = quiet;
+    this.tty = Boolean(out.isTTY);
+  }
+
+  begin(step: string): void {
+    this.step = step;
+    this.draw(true);
+  }
+
+  wrote(bytes: number, files = 1): void {
+    this.files += files;
+    this.bytes += bytes;
+    this.draw(false);
+  }
+
+  line(text: string): void {
+    if (this.quiet) return;
+    if (this.tty) this.out.write('\r\x1b[K');
+    this.out.write(text + '\n');
+  }
+
+  private draw(force: boolean): void {
+    if (this.quiet) return;
+    const now = performance.now();
+    if (!force && now - this.lastDraw < (this.tty ? 100 : 5000)) return;
+    this.lastDraw = now;
+    const secs = (now - this.started) / 1000;
+    const rate = secs > 0 ? this.files / secs : 0;
+    const left = this.totalFiles > this.files && rate > 0 ? ` ~${Math.ceil((this.totalFiles - this.files) / rate)} s left` : '';
+    const of = this.totalFiles > 0 ? `/${this.totalFiles}` : '';
+    const text = `${this.step} | ${this.files}${of} files, ${(this.bytes / 1e6).toFixed(1)} MB, ${Math.round(rate)} files/s, ${secs.toFixed(1)} s${left}`;
+    if (this.tty) this.out.write(`\r\x1b[K${text}`);
+    else this.out.write(text + '\n');
+  }
+
+  done(summary: string): void {
+    this.line(summary);
+  }
+}

@@ -1,0 +1,25 @@
+/** The radar catalogue part of a build: its database, then its static tree. */
+import { join } from 'node:path';
+import { run, sqlString } from '../../lib/duckdb.ts';
+import type { ApiBuildContext } from '../lib/api-build.ts';
+import { buildCatalogueDb, readCatalogueFacts } from './catalogue-db.ts';
+import { countRadarTreeFiles, writeRadarTree } from './write-tree.ts';
+
+export const RADAR_DB_FILE = 'radarnet-mirror-v3.duckdb';
+
+export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
+  const { conn, progress } = ctx;
+  await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, RADAR_DB_FILE))} AS radar_catalogue`);
+  await run(conn, 'USE radar_catalogue');
+  try {
+    await buildCatalogueDb(conn, ctx.tableFile, (name) => progress.begin(`radar database: ${name}`));
+    const facts = await readCatalogueFacts(conn);
+    progress.begin('radar: counting files');
+    progress.totalFiles += await countRadarTreeFiles(conn);
+    await writeRadarTree({ conn, facts, writer: ctx.writer, progress });
+    await run(conn, 'CHECKPOINT');
+  } finally {
+    await run(conn, 'USE memory');
+    await run(conn, 'DETACH radar_catalogue');
+  }
+}

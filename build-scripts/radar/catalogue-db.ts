@@ -1,0 +1,95 @@
+/**
+ * Builds the catalogue database the endpoint queries: the snapshot's Parquet tables joined into one
+ * denormalized table per resource (`*_x`), sorted by start time so that timespan queries skip row groups,
+ * plus the facts the queries need. Read-only at serving time; see PERFORMANCE-NOTES.md for why a database
+ * file beats reading Parquet per request.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CatalogueFacts } from '../../core/radar/queries.ts';
+import { all, run, sqlString } from '../../lib/duckdb.ts';
+
+function tableSql(p: (name: string) => string): [string, string][] {
+  const basename = (col: string) => `regexp_extract(${col}, '[^/]*$')`;
+  return [
+    ['countries_x', `SELECT id, country_name, country_iso_code FROM ${p('countries')} ORDER BY id`],
+    [
+      'institutes_x',
+      `SELECT i.id, i.institute_name, c.country_name, c.country_iso_code FROM ${p('institutes')} i JOIN countries_x c ON c.id = i.country_id ORDER BY i.id`,
+    ],
+    [
+      'radars_x',
+      `SELECT r.id, r.radar_id, r.radar_name, r.radar_code, r.radar_short_code,
+         CAST(json_object('type', 'Point', 'coordinates', json_array(r.longitude, r.latitude)) AS VARCHAR) AS geographic_position,
+         r.field_of_view, i.country_name, i.country_iso_code, i.institute_name, r.hdw_checksum, r.hdw_file_path,
+         ${basename('r.hdw_file_path')} AS hdw_filename, CAST(r.earliest_data AS TIMESTAMP) AS earliest_data,
+         CAST(r.latest_data AS TIMESTAMP) AS latest_data, r.status_flag, r.longitude, r.latitude
+       FROM ${p('radars')} r JOIN institutes_x i ON i.id = r.institute_id ORDER BY r.id`,
+    ],
+    ['file_types_x', `SELECT id, file_type, file_format FROM ${p('file_types')} ORDER BY id`],
+    ['file_status_x', `SELECT id, status, description FROM ${p('file_status')} ORDER BY id`],
+    ['radar_status_x', `SELECT id, status, description FROM ${p('radar_status')} ORDER BY id`],
+    ['transferred_file_status_x', `SELECT id, status, description FROM ${p('transferred_file_status')} ORDER BY id`],
+    ['coverage_types_x', `SELECT id, coverage_type, description FROM ${p('coverage_types')} ORDER BY id`],
+    ['transfer_methods_x', `SELECT id, method, description FROM ${p('transfer_methods')} ORDER BY id`],
+    [
+      'transfer_logs_x',
+      `SELECT l.id, l.file_path, l.checksum, ${basename('l.file_path')} AS filename, r.radar_code, r.radar_name, i.institute_name, r.longitude, r.latitude
+       FROM ${p('transfer_logs')} l JOIN radars_x r ON r.id = l.radar_id JOIN institutes_x i ON i.id = l.institute_id ORDER BY l.id`,
+    ],
+    [
+      'files_x',
+      `SELECT f.id, f.filename, f.file_path, CAST(f.file_start_datetime AS TIMESTAMP) AS file_start_datetime,
+         CAST(f.file_end_datetime AS TIMESTAMP) AS file_end_datetime, CAST(f.data_start_datetime AS TIMESTAMP) AS data_start_datetime,
+         CAST(f.data_end_datetime AS TIMESTAMP) AS data_end_datetime, CAST(f.last_mod AS TIMESTAMP) AS last_mod, f.file_size,
+         f.status_flag, f.checksum, f.include_in_file_coverage, f.include_in_data_coverage, CAST(f.last_updated AS TIMESTAMP) AS last_updated,
+         r.radar_code, r.radar_short_code, r.radar_name, t.file_type, s.status AS file_status, r.longitude, r.latitude
+       FROM ${p('files')} f JOIN radars_x r ON r.id = f.radar_id JOIN file_types_x t ON t.id = f.file_type_id JOIN file_status_x s ON s.id = f.status_flag
+       ORDER BY f.file_start_datetime, f.id`,
+    ],
+    [
+      'transfers_x',
+      `SELECT t.id, l.file_path AS transfer_log_file_path, l.checksum AS transfer_log_checksum, l.filename AS transfer_log_filename, l.radar_code,
+         CAST(t.start_datetime AS TIMESTAMP) AS start_datetime, CAST(t.end_datetime AS TIMESTAMP) AS end_datetime, t.duration, t.size, t.rate,
+         m.method, t.is_error, t.is_error OR coalesce(a.alarms, 0) > 0 AS has_alarm, l.longitude, l.latitude
+       FROM ${p('transfers')} t JOIN transfer_logs_x l ON l.id = t.transfer_log_id JOIN transfer_methods_x m ON m.id = t.method_id
+       LEFT JOIN (SELECT transfer_id, count(*) AS alarms FROM ${p('transfer_instances')} WHERE status_id IS NOT NULL GROUP BY transfer_id) a ON a.transfer_id = t.id
+       ORDER BY t.start_datetime, t.id`,
+    ],
+    [
+      'transferred_x',
+      `SELECT f.*, i.transfer_id, s.status AS transferred_file_status, t.start_datetime AS transfer_start_datetime, t.end_datetime AS transfer_end_datetime
+       FROM ${p('transfer_instances')} i JOIN files_x f ON f.id = i.file_id JOIN transfers_x t ON t.id = i.transfer_id
+       LEFT JOIN transferred_file_status_x s ON s.id = i.status_id
+       ORDER BY f.file_start_datetime, f.id, t.start_datetime, i.transfer_id`,
+    ],
+    [
+      'coverage_x',
+      `SELECT c.id, r.radar_code, t.file_type, ct.coverage_type, CAST(c.start_datetime AS TIMESTAMP) AS start_datetime,
+         CAST(c.end_datetime AS TIMESTAMP) AS end_datetime, c.duration, c.status_flag, r.longitude, r.latitude
+       FROM ${p('temporal_coverage')} c JOIN radars_x r ON r.id = c.radar_id JOIN file_types_x t ON t.id = c.file_type_id
+       JOIN coverage_types_x ct ON ct.id = c.coverage_type_id ORDER BY c.start_datetime, c.id`,
+    ],
+  ];
+}
+
+/** Writes the catalogue tables into the connection's current database (a new, empty file). */
+export async function buildCatalogueDb(conn: DuckDBConnection, parquet: (table: string) => string, onTable: (name: string) => void): Promise<void> {
+  const p = (name: string) => `read_parquet(${sqlString(parquet(name))})`;
+  for (const [name, sql] of tableSql(p)) {
+    onTable(name);
+    await run(conn, `CREATE TABLE ${name} AS ${sql}`);
+  }
+  await run(
+    conn,
+    `CREATE TABLE facts AS
+     SELECT 'files' AS resource, coalesce(max(epoch_ms(file_end_datetime) - epoch_ms(file_start_datetime)), 0) AS max_duration_ms FROM files_x
+     UNION ALL SELECT 'transferred', coalesce(max(epoch_ms(file_end_datetime) - epoch_ms(file_start_datetime)), 0) FROM transferred_x
+     UNION ALL SELECT 'transfers', coalesce(max(epoch_ms(end_datetime) - epoch_ms(start_datetime)), 0) FROM transfers_x
+     UNION ALL SELECT 'coverage', coalesce(max(epoch_ms(end_datetime) - epoch_ms(start_datetime)), 0) FROM coverage_x`,
+  );
+}
+
+export async function readCatalogueFacts(conn: DuckDBConnection): Promise<CatalogueFacts> {
+  const rows = await all(conn, 'SELECT resource, max_duration_ms FROM facts');
+  return { maxDurationMs: Object.fromEntries(rows.map((r) => [r['resource'] as string, Number(r['max_duration_ms'])])) };
+}

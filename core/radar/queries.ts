@@ -1,0 +1,54 @@
+/**
+ * The one query of the radar catalogue: the records of a route, each rendered as text in the requested
+ * format, as rows `(k, t)`: the record's id and its text, in the order the body lists them.
+ */
+import { and, bboxFilter, idFilter, radarCodeFilter, timespanFilter, type SqlFragment } from './filters.ts';
+import type { RadarParams } from './params.ts';
+import { checksumRecordSql, csvRecordSql, jsonRecordSql, type RecordFormat } from './record-sql.ts';
+import { RESOURCES, viewFields, type ResourceName } from './resources.ts';
+import type { RadarRoute } from './routes.ts';
+
+/** Facts about the catalogue database the queries need: the longest interval per resource, in ms. */
+export interface CatalogueFacts {
+  maxDurationMs: Partial<Record<ResourceName, number>>;
+}
+
+export type Selection = Pick<RadarParams, 'timespan' | 'bbox' | 'radarCode' | 'distinct' | 'delimiter'>;
+
+export const NO_SELECTION: Selection = { timespan: undefined, bbox: undefined, radarCode: undefined, distinct: false, delimiter: ',' };
+
+export interface RecordQuery {
+  route: RadarRoute;
+  format: RecordFormat;
+  expanded: boolean;
+  selection: Selection;
+  /** Only the records with this id. */
+  id?: bigint;
+}
+
+export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment {
+  const r = RESOURCES[q.route.resource!];
+  const fields = viewFields(r, q.expanded);
+  const text =
+    q.format === 'json' ? jsonRecordSql(fields) : q.format === 'csv' ? csvRecordSql(fields) : checksumRecordSql(r.checksum!.checksum, r.checksum!.filename);
+  const s = q.selection;
+  const where = and([
+    q.route.where === undefined ? undefined : { sql: q.route.where, params: {} },
+    q.id === undefined ? undefined : idFilter(q.id),
+    s.timespan && timespanFilter(r, s.timespan, facts.maxDurationMs[r.name] ?? 0),
+    s.bbox && bboxFilter(r, s.bbox),
+    s.radarCode === undefined ? undefined : radarCodeFilter(r, s.radarCode),
+  ]);
+  const params = q.format === 'csv' ? { ...where.params, delimiter: s.delimiter } : where.params;
+  let sql = `SELECT id AS k, ${text} AS t FROM ${r.table} WHERE ${where.sql}`;
+  if (r.instances) {
+    // One instance per file id, the most recent: for `/:id` routes that answer one object, and distinct=true.
+    if (q.route.latest || s.distinct) {
+      sql += ` QUALIFY row_number() OVER (PARTITION BY id ORDER BY ${r.instances.order.map((c) => `${c} DESC`).join(', ')}) = 1`;
+    }
+    sql += ` ORDER BY id, ${r.instances.order.join(', ')}`;
+  } else {
+    sql += ' ORDER BY id';
+  }
+  return { sql, params };
+}

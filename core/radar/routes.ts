@@ -1,0 +1,111 @@
+/**
+ * The route table of the radar catalogue: every path of the spec, once. The static build walks it to write
+ * the tree, the endpoint matches requests against it, the docs list it.
+ */
+import type { ResourceName } from './resources.ts';
+import { RESOURCES } from './resources.ts';
+import type { Format } from './params.ts';
+
+export const RADAR_PREFIX = '/radarnet/mirror/v3';
+
+/**
+ * index: the resource-collection index. collection: an array of records. one: the record with that id.
+ * instances: the array of every record with that id (transfer instances of one file).
+ */
+export type Shape = 'index' | 'collection' | 'one' | 'instances';
+
+export interface RadarRoute {
+  /** Path after the prefix, `:id` for the integer segment. */
+  path: string;
+  shape: Shape;
+  resource: ResourceName | undefined;
+  /** A fixed SQL condition over the resource's table that selects the route's records (no user input). */
+  where?: string;
+  /** For transfer instances on a `one` route: answer the most recent instance. */
+  latest?: boolean;
+  description: string;
+}
+
+const TRANSFERRED_CATEGORIES: { path: string; status: string; meaning: string }[] = [
+  { path: 'blacklisted', status: 'blacklisted', meaning: 'matched the blacklist' },
+  { path: 'old', status: 'old', meaning: 'older than the two-month threshold' },
+  { path: 'small', status: 'small', meaning: 'under 55 bytes' },
+  { path: 'compression/failure', status: 'compression_failure', meaning: 'failed the bzip2 integrity check' },
+  { path: 'compression/exception', status: 'compression_exception', meaning: 'caused an unexpected bzip2 exception' },
+  { path: 'notregular', status: 'notregular', meaning: 'failed the regular-file test' },
+  { path: 'nomatch', status: 'nomatch', meaning: 'hash did not match a previous copy' },
+];
+
+const METADATA: { path: string; resource: ResourceName; what: string }[] = [
+  { path: 'institutes', resource: 'institutes', what: 'Institutes' },
+  { path: 'countries', resource: 'countries', what: 'Countries' },
+  { path: 'file/types', resource: 'file_types', what: 'File types' },
+  { path: 'coverage/temporal/types', resource: 'coverage_types', what: 'Temporal coverage types' },
+  { path: 'file/status', resource: 'file_status', what: 'File status objects' },
+  { path: 'transferred/file/status', resource: 'transferred_file_status', what: 'Transferred file status objects' },
+  { path: 'radar/status', resource: 'radar_status', what: 'Radar status objects' },
+  { path: 'transfer/logs', resource: 'transfer_logs', what: 'Transfer logs' },
+  { path: 'transfer/methods', resource: 'transfer_methods', what: 'Transfer methods' },
+];
+
+function pair(path: string, resource: ResourceName, what: string, where?: string, oneLatest = false): RadarRoute[] {
+  const sel = where === undefined ? {} : { where };
+  return [
+    { path, shape: 'collection', resource, ...sel, description: what },
+    { path: `${path}/:id`, shape: 'one', resource, ...sel, ...(oneLatest ? { latest: true } : {}), description: `One of: ${what.charAt(0).toLowerCase()}${what.slice(1)}` },
+  ];
+}
+
+export const RADAR_ROUTES: RadarRoute[] = [
+  { path: '/', shape: 'index', resource: undefined, description: 'Resource-collection index: every endpoint of the API.' },
+  ...pair('/files', 'files', 'All files.'),
+  ...pair('/files/blacklisted', 'files', 'Blacklisted files.', "file_status = 'blacklisted'"),
+  ...pair('/transferred/files', 'transferred', 'All transferred files, with or without alarm: every transfer instance (distinct=true: one per file id). /:id answers the most recent instance.', undefined, true),
+  ...pair('/transferred/files/ok', 'transferred', 'Transferred files without alarm (/:id answers the most recent such instance).', 'transferred_file_status IS NULL', true),
+  ...[...TRANSFERRED_CATEGORIES, { path: 'alarm', status: '', meaning: 'have any alarm condition' }].flatMap((c): RadarRoute[] => {
+    const where = c.status === '' ? 'transferred_file_status IS NOT NULL' : `transferred_file_status = '${c.status}'`;
+    return [
+      { path: `/transferred/files/${c.path}`, shape: 'collection', resource: 'transferred', where, description: `Transferred files that ${c.meaning}.` },
+      { path: `/transferred/files/${c.path}/:id`, shape: 'instances', resource: 'transferred', where, description: `Every instance of the transferred file with that id among transferred files that ${c.meaning}.` },
+    ];
+  }),
+  ...pair('/transfers', 'transfers', 'All transfers.'),
+  ...pair('/transfers/ok', 'transfers', 'Transfers completed without alarm.', 'NOT has_alarm'),
+  ...pair('/transfers/alarm', 'transfers', 'Transfers with any alarm (the tool reported an error, or a file it brought has an alarm).', 'has_alarm'),
+  ...pair('/radars', 'radars', 'All radars.'),
+  ...pair('/coverage/temporal', 'coverage', 'All temporal coverage objects.'),
+  ...METADATA.flatMap((m) => pair(`/metadata/${m.path}`, m.resource, `${m.what}.`)),
+];
+
+/** The media formats a route produces, the default first. */
+export function routeFormats(route: RadarRoute): Format[] {
+  if (route.shape === 'index') return ['json', 'html'];
+  const r = RESOURCES[route.resource!];
+  return r.checksum ? ['json', 'csv', 'checksum', 'html'] : ['json', 'csv', 'html'];
+}
+
+export interface RouteMatch {
+  route: RadarRoute;
+  /** The raw `:id` segment, when the route has one. */
+  id?: string;
+}
+
+const EXACT = new Map(RADAR_ROUTES.filter((r) => !r.path.endsWith('/:id')).map((r) => [r.path, r]));
+const WITH_ID = new Map(RADAR_ROUTES.filter((r) => r.path.endsWith('/:id')).map((r) => [r.path.slice(0, -4), r]));
+
+/** Matches a path after the prefix (`/files/12`). Literal paths win over `:id`. */
+export function matchRadarRoute(path: string): RouteMatch | undefined {
+  const exact = EXACT.get(path);
+  if (exact) return { route: exact };
+  const slash = path.lastIndexOf('/');
+  if (slash <= 0) return undefined;
+  const parent = WITH_ID.get(path.slice(0, slash));
+  const id = path.slice(slash + 1);
+  if (parent && id !== '') return { route: parent, id };
+  return undefined;
+}
+
+/** The index document: every endpoint, `/` included. */
+export function indexDocument(): { api_routes: { method: string; path: string }[] } {
+  return { api_routes: RADAR_ROUTES.map((r) => ({ method: 'GET', path: `${RADAR_PREFIX}${r.path}` })) };
+}

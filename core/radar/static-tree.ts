@@ -1,0 +1,41 @@
+/**
+ * Where each representation of an API path lives in the static tree. A path P (the root `/` as `index`) has
+ * `P.json` (simple JSON: what the bare path answers), `P.expanded.json`, `P.csv`, `P.expanded.csv`, `P.sha1`
+ * (checksum report) and, for paths without `:id`, `P.html` (its docs page). A host maps `contentType`,
+ * `expanded` and `Accept` to these names; the endpoint does the same lookup.
+ */
+import type { Format } from './params.ts';
+import { routeFormats, type RadarRoute } from './routes.ts';
+
+export interface Variant {
+  format: Format;
+  expanded: boolean;
+  suffix: string;
+}
+
+export const VARIANTS: Variant[] = [
+  { format: 'json', expanded: false, suffix: '.json' },
+  { format: 'json', expanded: true, suffix: '.expanded.json' },
+  { format: 'csv', expanded: false, suffix: '.csv' },
+  { format: 'csv', expanded: true, suffix: '.expanded.csv' },
+  { format: 'checksum', expanded: false, suffix: '.sha1' },
+  { format: 'html', expanded: false, suffix: '.html' },
+];
+
+export function variantFor(format: Format, expanded: boolean): Variant {
+  const v = VARIANTS.find((x) => x.format === format && (format === 'checksum' || format === 'html' || x.expanded === expanded));
+  return v!;
+}
+
+/** The variants of a route the static tree holds: every format it produces, HTML only for paths without `:id`. */
+export function routeVariants(route: RadarRoute): Variant[] {
+  const formats = routeFormats(route);
+  const hasId = route.path.endsWith('/:id');
+  return VARIANTS.filter((v) => formats.includes(v.format) && !(v.format === 'html' && hasId) && !(route.shape === 'index' && v.expanded));
+}
+
+/** The tree-relative file of an API path (`/radarnet/mirror/v3/files/12`) in a variant. */
+export function staticFile(apiPath: string, v: Variant): string {
+  const rel = apiPath.endsWith('/') ? `${apiPath}index` : apiPath;
+  return rel.replace(/^\/+/, '') + v.suffix;
+}

@@ -1,0 +1,69 @@
+/**
+ * DuckDB access shared by the build and the endpoint: open an instance, run bound queries, and stream a
+ * query's text column in batches without holding the result in memory.
+ */
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { SqlFragment } from '../core/radar/filters.ts';
+
+export interface OpenOptions {
+  /** Database file; ':memory:' for none. */
+  path?: string;
+  readOnly?: boolean;
+  threads?: number;
+  memoryLimit?: string;
+  tempDirectory?: string;
+}
+
+export async function openDuckDB(opts: OpenOptions = {}): Promise<DuckDBInstance> {
+  // No TimeZone setting: it needs the ICU extension, which cannot be downloaded here; without ICU, DuckDB reads times as UTC.
+  const config: Record<string, string> = { threads: String(opts.threads ?? 2) };
+  if (opts.readOnly) config['access_mode'] = 'READ_ONLY';
+  if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
+  if (opts.tempDirectory) config['temp_directory'] = opts.tempDirectory;
+  return DuckDBInstance.create(opts.path ?? ':memory:', config);
+}
+
+/** Quotes a string as a SQL literal, for the few statements DuckDB cannot bind (ATTACH, COPY targets). */
+export function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+export async function run(conn: DuckDBConnection, q: SqlFragment | string): Promise<void> {
+  if (typeof q === 'string') await conn.run(q);
+  else await conn.run(q.sql, q.params);
+}
+
+/** All rows of a small query as plain JS objects (numbers for integers that fit). */
+export async function all(conn: DuckDBConnection, q: SqlFragment | string): Promise<Record<string, unknown>[]> {
+  const reader = typeof q === 'string' ? await conn.runAndReadAll(q) : await conn.runAndReadAll(q.sql, q.params);
+  return reader.getRowObjectsJS() as Record<string, unknown>[];
+}
+
+export interface KeyedBatch {
+  keys: bigint[];
+  /** Null where the record has no text in this format. */
+  texts: (string | null)[];
+}
+
+/**
+ * Streams a query of two columns `(k, t)`, a BIGINT-compatible key and a text, batch by batch (a DuckDB
+ * chunk each, up to 2048 rows). Stops early when the consumer breaks out of the loop.
+ */
+export async function* streamKeyedText(conn: DuckDBConnection, q: SqlFragment): AsyncGenerator<KeyedBatch> {
+  const result = await conn.stream(q.sql, q.params);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) return;
+    const kv = chunk.getColumnVector(0);
+    const tv = chunk.getColumnVector(1);
+    const n = chunk.rowCount;
+    const keys = new Array<bigint>(n);
+    const texts = new Array<string | null>(n);
+    for (let i = 0; i < n; i++) {
+      const k = kv.getItem(i);
+      keys[i] = typeof k === 'bigint' ? k : BigInt(k as number);
+      texts[i] = tv.getItem(i) as string | null;
+    }
+    yield { keys, texts };
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The endpoint: one node:http server. API paths go to their handler; everything else is a file of the
+ * static tree (the docs site). Every error leaves as the one JSON error body.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { HttpError, notFound } from '../core/http/errors.ts';
+import { RADAR_PREFIX } from '../core/radar/routes.ts';
+import { handleRadar } from './radar-handler.ts';
+import { sendError, sendFile } from './respond.ts';
+import type { ServedBuild } from './served-build.ts';
+
+const SITE_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.csv': 'text/csv; charset=utf-8',
+  '.sha1': 'text/plain; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** A file of the site for a request path, never outside it. */
+async function siteFile(build: ServedBuild, pathname: string): Promise<{ path: string; size: number } | undefined> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const rel = normalize(decoded).replace(/^([/\\])+/, '');
+  if (rel.split(sep).includes('..')) return undefined;
+  for (const candidate of [rel, join(rel, 'index.html'), `${rel}.html`]) {
+    const path = join(build.site, candidate);
+    if (!path.startsWith(build.site + sep) && path !== build.site) continue;
+    const st = await stat(path).catch(() => undefined);
+    if (st?.isFile()) return { path, size: st.size };
+  }
+  return undefined;
+}
+
+export function createApp(getBuild: () => ServedBuild): Server {
+  return createServer((req, res) => {
+    void handle(req, res, getBuild()).catch((e: unknown) => sendError(req, res, e));
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: 'GET, HEAD' } });
+  }
+  if (url.pathname === RADAR_PREFIX || url.pathname.startsWith(`${RADAR_PREFIX}/`)) return handleRadar(req, res, url, build);
+  const file = await siteFile(build, url.pathname);
+  if (file) return sendFile(req, res, file.path, file.size, SITE_TYPES[extname(file.path)] ?? 'application/octet-stream');
+  throw notFound(`No such path: ${url.pathname}`, [`The radar catalogue starts at ${RADAR_PREFIX}/`]);
+}

@@ -1,0 +1,116 @@
+/** Answers `/radarnet/mirror/v3/...`: the static file where one holds the answer, else a live DuckDB query. */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
+import { negotiate } from '../core/http/media-types.ts';
+import { bodyFrame, joinBatch } from '../core/radar/bodies.ts';
+import { routeDocPage } from '../core/radar/html-doc.ts';
+import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
+import { recordQuery } from '../core/radar/queries.ts';
+import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
+import { RESOURCES, viewFields } from '../core/radar/resources.ts';
+import { indexDocument, matchRadarRoute, RADAR_PREFIX, RADAR_ROUTES, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
+import { staticFile, variantFor } from '../core/radar/static-tree.ts';
+import { streamKeyedText } from '../lib/duckdb.ts';
+import { API_HEADERS, redirect, sendFile, sendText, writePieces } from './respond.ts';
+import type { ServedBuild } from './served-build.ts';
+
+const CONTENT_TYPES: Record<Format, string> = {
+  json: 'application/json',
+  csv: 'text/csv; charset=utf-8',
+  checksum: 'text/plain; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+};
+
+const FORMAT_OF_MEDIA = Object.fromEntries(Object.entries(MEDIA_TYPES).map(([f, m]) => [m, f as Format])) as Record<string, Format>;
+
+const INT64_MAX = 9223372036854775807n;
+
+function parseId(raw: string): bigint | 'absent' {
+  let text: string;
+  try {
+    text = decodeURIComponent(raw);
+  } catch {
+    text = raw;
+  }
+  if (!/^-?\d+$/.test(text)) throw badParameter(':id', `must be an integer, not '${text}'`, `${RADAR_PREFIX}/files/1`);
+  const id = BigInt(text);
+  return id < 0n || id > INT64_MAX ? 'absent' : id;
+}
+
+function chooseFormat(req: IncomingMessage, route: RadarRoute, contentType: Format | undefined): Format {
+  const formats = routeFormats(route);
+  if (contentType !== undefined) {
+    if (!formats.includes(contentType)) {
+      throw new HttpError(406, `This path cannot produce ${MEDIA_TYPES[contentType]}`, {
+        hints: [`This path produces: ${formats.map((f) => MEDIA_TYPES[f]).join(', ')}`, 'A valid example: contentType=json'],
+      });
+    }
+    return contentType;
+  }
+  return FORMAT_OF_MEDIA[negotiate(req.headers.accept, formats.map((f) => MEDIA_TYPES[f]))]!;
+}
+
+function notFoundFor(route: RadarRoute, apiPath: string): HttpError {
+  return notFound(`No record at ${apiPath}`, [`The collection ${RADAR_PREFIX}${route.path.slice(0, -'/:id'.length)} lists the ids there are`]);
+}
+
+export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild): Promise<void> {
+  const rest = url.pathname.slice(RADAR_PREFIX.length);
+  if (rest === '') return redirect(req, res, `${RADAR_PREFIX}/${url.search}`);
+  const match = matchRadarRoute(rest);
+  if (!match) {
+    throw notFound(`No such path: ${url.pathname}`, [`The index ${RADAR_PREFIX}/ lists every path`, ...(rest.endsWith('/') && matchRadarRoute(rest.slice(0, -1)) ? [`Without the trailing slash: ${RADAR_PREFIX}${rest.slice(0, -1)}`] : [])]);
+  }
+  const { route } = match;
+  const params = parseRadarParams(url.searchParams);
+  const format = chooseFormat(req, route, params.contentType);
+  const id = match.id === undefined ? undefined : parseId(match.id);
+  const apiPath = `${RADAR_PREFIX}${rest}`;
+  if (id === 'absent') throw notFoundFor(route, apiPath);
+  if (format === 'html') return sendText(req, res, 200, CONTENT_TYPES.html, routeDocPage(route));
+  if (route.shape === 'index') return sendText(req, res, 200, CONTENT_TYPES.json, JSON.stringify(indexDocument()));
+
+  if (!needsLiveQuery(params)) {
+    const file = join(build.site, staticFile(apiPath, variantFor(format, params.expanded)));
+    const st = await stat(file).catch(() => undefined);
+    if (st?.isFile()) return sendFile(req, res, file, st.size, CONTENT_TYPES[format]);
+  }
+  if (!build.radar) throw new HttpError(503, 'This build has no radar catalogue database', { hints: ['Build a snapshot that declares radarnet-mirror-v3'] });
+  const radar = build.radar;
+  const resource = RESOURCES[route.resource!];
+  const recordFormat = format as RecordFormat;
+  const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
+  const header = recordFormat === 'csv' && params.includeHeaders ? csvHeader(viewFields(resource, params.expanded), params.delimiter) : undefined;
+  const frame = bodyFrame(recordFormat, route.shape, header);
+
+  await radar.pool.with(async (conn) => {
+    const batches = streamKeyedText(conn, q)[Symbol.asyncIterator]();
+    const first = await batches.next();
+    if (id !== undefined && (first.done || first.value.texts.length === 0)) throw notFoundFor(route, apiPath);
+    res.writeHead(200, { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format] });
+    if (req.method === 'HEAD') {
+      res.end();
+      await batches.return?.(undefined);
+      return;
+    }
+    async function* pieces(): AsyncGenerator<string> {
+      yield frame.open;
+      let wrote = false;
+      let next = first;
+      while (!next.done) {
+        const piece = joinBatch(frame, next.value.texts, !wrote);
+        wrote ||= piece.length > 0;
+        yield piece;
+        next = await batches.next();
+      }
+      yield frame.close;
+    }
+    await writePieces(res, pieces());
+    if (res.destroyed) await batches.return?.(undefined);
+  });
+}
+
+/** Every route, for tests and docs that walk the API. */
+export const radarRoutes = RADAR_ROUTES;

@@ -1,0 +1,49 @@
+/** Writing responses: common headers, the JSON error body, static files, streamed bodies with back-pressure. */
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorBody, HttpError } from '../core/http/errors.ts';
+
+export const API_HEADERS = { 'Access-Control-Allow-Origin': '*' };
+
+export function sendText(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+  const buf = Buffer.from(body, 'utf8');
+  res.writeHead(status, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': buf.length, ...headers });
+  res.end(req.method === 'HEAD' ? undefined : buf);
+}
+
+export function sendError(req: IncomingMessage, res: ServerResponse, e: unknown): void {
+  const err = e instanceof HttpError ? e : new HttpError(500, 'The server could not answer this request.', { hints: ['Try again; if it persists, tell the operator of this catalogue.'] });
+  if (!(e instanceof HttpError)) console.error(`${req.method} ${req.url}: ${(e as Error)?.stack ?? e}`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendText(req, res, err.status, 'application/json', errorBody(err), err.headers);
+}
+
+export function redirect(req: IncomingMessage, res: ServerResponse, location: string): void {
+  sendText(req, res, 301, 'application/json', JSON.stringify({ location }), { Location: location });
+}
+
+export async function sendFile(req: IncomingMessage, res: ServerResponse, path: string, size: number, contentType: string): Promise<void> {
+  res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': size });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(path);
+  stream.pipe(res);
+  await once(stream, 'close');
+}
+
+/** Writes pieces as they come, waiting whenever the socket's buffer is full; stops when the client goes. */
+export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string>): Promise<void> {
+  for await (const piece of pieces) {
+    if (res.destroyed) return;
+    if (piece.length > 0 && !res.write(piece)) {
+      await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+  }
+  res.end();
+}

@@ -1,0 +1,81 @@
+/**
+ * A build folder as the endpoint serves it: the static tree and, per API, a read-only DuckDB database with a
+ * small pool of connections. Requests borrow a connection for the life of one query.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { CatalogueFacts } from '../core/radar/queries.ts';
+import type { SnapshotManifest } from '../core/snapshot/table-schema.ts';
+import { openDuckDB } from '../lib/duckdb.ts';
+import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
+import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
+
+export class ConnectionPool {
+  private readonly idle: DuckDBConnection[] = [];
+  private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
+  private readonly instance: DuckDBInstance;
+
+  private constructor(instance: DuckDBInstance) {
+    this.instance = instance;
+  }
+
+  static async open(path: string, size: number): Promise<ConnectionPool> {
+    const instance = await openDuckDB({ path, readOnly: true, threads: 2, memoryLimit: '256MB' });
+    const pool = new ConnectionPool(instance);
+    for (let i = 0; i < size; i++) pool.idle.push(await instance.connect());
+    return pool;
+  }
+
+  async acquire(): Promise<DuckDBConnection> {
+    const c = this.idle.pop();
+    if (c) return c;
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(c: DuckDBConnection): void {
+    const next = this.waiting.shift();
+    if (next) next(c);
+    else this.idle.push(c);
+  }
+
+  async with<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const c = await this.acquire();
+    try {
+      return await fn(c);
+    } finally {
+      this.release(c);
+    }
+  }
+
+  close(): void {
+    for (const c of this.idle) c.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+export interface ServedBuild {
+  folder: string;
+  site: string;
+  manifest: SnapshotManifest;
+  radar?: { pool: ConnectionPool; facts: CatalogueFacts };
+  close(): void;
+}
+
+export async function openServedBuild(folder: string, poolSize = 4): Promise<ServedBuild> {
+  const info = JSON.parse(readFileSync(join(folder, 'build.json'), 'utf8')) as { snapshot: SnapshotManifest };
+  const build: ServedBuild = {
+    folder,
+    site: join(folder, 'site'),
+    manifest: info.snapshot,
+    close() {
+      build.radar?.pool.close();
+    },
+  };
+  const radarDb = join(folder, 'data', RADAR_DB_FILE);
+  if (existsSync(radarDb)) {
+    const pool = await ConnectionPool.open(radarDb, poolSize);
+    build.radar = { pool, facts: await pool.with(readCatalogueFacts) };
+  }
+  return build;
+}
