@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: 'forks',
     env: { TZ: 'UTC' },
+    globalSetup: ['test/global-setup.ts'],
   },
 });

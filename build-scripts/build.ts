@@ -24,6 +24,9 @@ const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<vo
   'radarnet-mirror-v3': buildRadar,
 };
 
+/** The APIs this version can build. */
+export const BUILDABLE_APIS = Object.keys(API_BUILDERS) as ApiName[];
+
 export interface BuildResult {
   folder: string;
   files: number;

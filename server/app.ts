@@ -44,18 +44,23 @@ async function siteFile(build: ServedBuild, pathname: string): Promise<{ path: s
   return undefined;
 }
 
-export function createApp(getBuild: () => ServedBuild): Server {
+export interface AppOptions {
+  /** Answer every API request by a query, never from the static tree (to check that both give the same bytes). */
+  liveOnly?: boolean;
+}
+
+export function createApp(getBuild: () => ServedBuild, options: AppOptions = {}): Server {
   return createServer((req, res) => {
-    void handle(req, res, getBuild()).catch((e: unknown) => sendError(req, res, e));
+    void handle(req, res, getBuild(), options).catch((e: unknown) => sendError(req, res, e));
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: 'GET, HEAD' } });
   }
-  if (url.pathname === RADAR_PREFIX || url.pathname.startsWith(`${RADAR_PREFIX}/`)) return handleRadar(req, res, url, build);
+  if (url.pathname === RADAR_PREFIX || url.pathname.startsWith(`${RADAR_PREFIX}/`)) return handleRadar(req, res, url, build, options.liveOnly ?? false);
   const file = await siteFile(build, url.pathname);
   if (file) return sendFile(req, res, file.path, file.size, SITE_TYPES[extname(file.path)] ?? 'application/octet-stream');
   throw notFound(`No such path: ${url.pathname}`, [`The radar catalogue starts at ${RADAR_PREFIX}/`]);

@@ -6,12 +6,12 @@
 import { realpathSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.ts';
+import { createApp, type AppOptions } from './app.ts';
 import { openServedBuild } from './served-build.ts';
 
-export async function serve(opts: { build: string; port: number; host: string }) {
+export async function serve(opts: { build: string; port: number; host: string } & AppOptions) {
   const build = await openServedBuild(realpathSync(opts.build));
-  const server = createApp(() => build);
+  const server = createApp(() => build, opts);
   await new Promise<void>((resolve) => server.listen(opts.port, opts.host, resolve));
   const address = server.address() as AddressInfo;
   return {

@@ -10,7 +10,7 @@ import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../c
 import { recordQuery } from '../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
-import { indexDocument, matchRadarRoute, RADAR_PREFIX, RADAR_ROUTES, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
+import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
 import { staticFile, variantFor } from '../core/radar/static-tree.ts';
 import { streamKeyedText } from '../lib/duckdb.ts';
 import { API_HEADERS, redirect, sendFile, sendText, writePieces } from './respond.ts';
@@ -56,7 +56,7 @@ function notFoundFor(route: RadarRoute, apiPath: string): HttpError {
   return notFound(`No record at ${apiPath}`, [`The collection ${RADAR_PREFIX}${route.path.slice(0, -'/:id'.length)} lists the ids there are`]);
 }
 
-export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild): Promise<void> {
+export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false): Promise<void> {
   const rest = url.pathname.slice(RADAR_PREFIX.length);
   if (rest === '') return redirect(req, res, `${RADAR_PREFIX}/${url.search}`);
   const match = matchRadarRoute(rest);
@@ -72,7 +72,7 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   if (format === 'html') return sendText(req, res, 200, CONTENT_TYPES.html, routeDocPage(route));
   if (route.shape === 'index') return sendText(req, res, 200, CONTENT_TYPES.json, JSON.stringify(indexDocument()));
 
-  if (!needsLiveQuery(params)) {
+  if (!liveOnly && !needsLiveQuery(params)) {
     const file = join(build.site, staticFile(apiPath, variantFor(format, params.expanded)));
     const st = await stat(file).catch(() => undefined);
     if (st?.isFile()) return sendFile(req, res, file, st.size, CONTENT_TYPES[format]);
@@ -111,6 +111,3 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
     if (res.destroyed) await batches.return?.(undefined);
   });
 }
-
-/** Every route, for tests and docs that walk the API. */
-export const radarRoutes = RADAR_ROUTES;

@@ -35,8 +35,9 @@ function jsonValue(kind: FieldKind, col: string): string {
 function textValue(kind: FieldKind, col: string): string {
   switch (kind) {
     case 'text':
-    case 'json':
       return col;
+    case 'json':
+      return `CAST(json(${col}) AS VARCHAR)`; // minified, as in the JSON output
     case 'datetime':
       return DATETIME(col);
     case 'int':

@@ -1,0 +1,30 @@
+/**
+ * Once per test run: a small demo snapshot, generated and built, shared by the integration tests
+ * (read-only for them). Tests that break things work on copies.
+ */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
+import { build } from '../build-scripts/build.ts';
+import { TEST_TMP } from './helpers/paths.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    demoSnapshot: string;
+    demoBuild: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const snapshot = join(TEST_TMP, 'demo-snapshot');
+  const out = join(TEST_TMP, 'demo-dist');
+  await rm(join(TEST_TMP, 'demo-dist.builds'), { recursive: true, force: true });
+  await rm(out, { force: true });
+  if (existsSync(snapshot)) await rm(snapshot, { recursive: true });
+  await writeDemoSnapshot({ from: '2024-03-01', days: 2, seed: 7, out: snapshot, apis: ['radarnet-mirror-v3'], log: () => {} });
+  await build({ snapshot, out, quiet: true });
+  project.provide('demoSnapshot', snapshot);
+  project.provide('demoBuild', out);
+}

@@ -1,0 +1,32 @@
+/** Endpoints on port 0 over a build, for integration tests. */
+import { serve } from '../../server/main.ts';
+
+export type Served = Awaited<ReturnType<typeof serve>>;
+
+export async function startEndpoint(build: string, opts: { liveOnly?: boolean } = {}): Promise<Served> {
+  return serve({ build, port: 0, host: '127.0.0.1', ...opts });
+}
+
+export interface Got {
+  status: number;
+  type: string;
+  headers: Headers;
+  body: Buffer;
+  text: string;
+}
+
+export async function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Got> {
+  const res = await fetch(`${base}${path}`, { headers, redirect: 'manual' });
+  const body = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, type: res.headers.get('content-type') ?? '', headers: res.headers, body, text: body.toString('utf8') };
+}
+
+/** Runs `fn` over items with at most `n` at once. */
+export async function inParallel<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
