@@ -1,7 +1,7 @@
 /**
  * The vocabulary for describing snapshot tables: one Parquet file per table,
  * each column with a kind, a key role and a meaning. The same descriptions
- * drive validation (build-scripts/validate-snapshot.ts), the demo generator
+ * drive validation (build-scripts/snapshot/validate.ts), the demo generator
  * and the operator documentation, so they cannot drift apart.
  */
 
