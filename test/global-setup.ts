@@ -2,7 +2,6 @@
  * Once per test run: a small demo snapshot, generated and built, shared by the integration tests
  * (read-only for them). Tests that break things work on copies.
  */
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -18,13 +17,15 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const snapshot = join(TEST_TMP, 'demo-snapshot');
-  const out = join(TEST_TMP, 'demo-dist');
-  await rm(join(TEST_TMP, 'demo-dist.builds'), { recursive: true, force: true });
-  await rm(out, { force: true });
-  if (existsSync(snapshot)) await rm(snapshot, { recursive: true });
+  // A folder of this run's own: test runs may overlap (several terminals, watch mode).
+  const root = join(TEST_TMP, `run-${process.pid}`);
+  const snapshot = join(root, 'demo-snapshot');
+  const out = join(root, 'demo-dist');
   await writeDemoSnapshot({ from: '2024-03-01', days: 2, seed: 7, out: snapshot, apis: ['radarnet-mirror-v3'], log: () => {} });
   await build({ snapshot, out, quiet: true });
   project.provide('demoSnapshot', snapshot);
   project.provide('demoBuild', out);
+  return async () => {
+    await rm(root, { recursive: true, force: true });
+  };
 }

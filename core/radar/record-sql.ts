@@ -47,18 +47,19 @@ function textValue(kind: FieldKind, col: string): string {
   }
 }
 
-/** RFC 4180 quoting with the delimiter bound as `$delimiter`; null becomes an empty field. */
-function csvField(kind: FieldKind, col: string): string {
-  const v = textValue(kind, col);
-  return `CASE WHEN ${v} IS NULL THEN '' WHEN contains(${v}, $delimiter) OR contains(${v}, '"') OR contains(${v}, chr(10)) OR contains(${v}, chr(13)) THEN '"' || replace(${v}, '"', '""') || '"' ELSE ${v} END`;
-}
+/**
+ * RFC 4180 quoting of one text `x` with the delimiter bound as `$delimiter`; null becomes an empty field.
+ * Applied through one lambda over the row's list of values: written once per field instead, the expression
+ * tree grows so large that planning it costs 5x the query (16 ms against 3.5 ms for one expanded file).
+ */
+const CSV_QUOTE = `x -> CASE WHEN x IS NULL THEN '' WHEN contains(x, $delimiter) OR contains(x, '"') OR contains(x, chr(10)) OR contains(x, chr(13)) THEN '"' || replace(x, '"', '""') || '"' ELSE x END`;
 
 export function jsonRecordSql(fields: Field[]): string {
   return `CAST(json_object(${fields.map((fl) => `'${ident(fl.name)}', ${jsonValue(fl.kind, ident(fl.column))}`).join(', ')}) AS VARCHAR)`;
 }
 
 export function csvRecordSql(fields: Field[]): string {
-  return `concat(${fields.map((fl) => csvField(fl.kind, ident(fl.column))).join(', $delimiter, ')})`;
+  return `array_to_string(list_transform([${fields.map((fl) => textValue(fl.kind, ident(fl.column))).join(', ')}], ${CSV_QUOTE}), $delimiter)`;
 }
 
 export function checksumRecordSql(checksum: string, filename: string): string {

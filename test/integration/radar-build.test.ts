@@ -7,11 +7,11 @@ import { cpSync, readFileSync, readlinkSync, rmSync, truncateSync, writeFileSync
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
-import { TEST_TMP } from '../helpers/paths.ts';
+import { runTmp } from '../helpers/paths.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../..');
-const out = join(TEST_TMP, 'atomic-dist');
+let out = '';
 
 async function buildCli(snapshot: string): Promise<{ code: number; stderr: string }> {
   try {
@@ -28,6 +28,7 @@ describe('atomic builds', () => {
   let goodIndex: Buffer;
 
   beforeAll(async () => {
+    out = runTmp(inject('demoSnapshot'), 'atomic-dist');
     rmSync(out, { force: true });
     rmSync(`${out}.builds`, { recursive: true, force: true });
     const r = await buildCli(inject('demoSnapshot'));
@@ -44,7 +45,7 @@ describe('atomic builds', () => {
   ];
 
   test.each(broken)('%s: exit 1, message names the file, last good tree still served', async (_what, breakIt, message) => {
-    const copy = join(TEST_TMP, 'broken-snapshot');
+    const copy = runTmp(inject('demoSnapshot'), 'broken-snapshot');
     rmSync(copy, { recursive: true, force: true });
     cpSync(inject('demoSnapshot'), copy, { recursive: true });
     breakIt(copy);

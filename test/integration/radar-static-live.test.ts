@@ -10,7 +10,7 @@ import { demoFileContent } from '../../build-scripts/demo/radar/file-content.ts'
 import { RADAR_PREFIX } from '../../core/radar/routes.ts';
 import { VARIANTS } from '../../core/radar/static-tree.ts';
 import { parseCsv } from '../helpers/csv.ts';
-import { TEST_TMP } from '../helpers/paths.ts';
+import { runTmp } from '../helpers/paths.ts';
 import { get, inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
 
 let live: Served;
@@ -65,7 +65,7 @@ describe('static tree equals live endpoint', () => {
 
 describe('checksum reports', () => {
   test('sha1sum -c accepts the report for files that exist', async () => {
-    const dir = join(TEST_TMP, 'sha1sum-check');
+    const dir = runTmp(inject('demoSnapshot'), 'sha1sum-check');
     mkdirSync(dir, { recursive: true });
     const r = await get(fromTree.url, `${RADAR_PREFIX}/files?contentType=checksumReport&radar_code=sas`);
     const lines = r.text.split('\n').filter(Boolean);
