@@ -1,0 +1,248 @@
+/**
+ * The demo sensor network: two services (river gauges, weather and air quality), their
+ * categories, offerings, procedures, phenomena, stations, features, timeseries and reference
+ * values, with labels in English (the default), German and, for services, categories and
+ * phenomena, Dutch. Pure and deterministic: the same places give the same network; the seed only
+ * drives the values (series.ts), and ids never depend on it.
+ */
+import { GAUGES, RIVERS, WEATHER_SITES, type Gauge, type WeatherSite } from './places.ts';
+import { PHENOMENA, type PhenomenonKey } from './phenomena.ts';
+import { fnv1a, slug } from './keys.ts';
+import { floodRange } from './series.ts';
+
+export type Labels = { en: string; de: string; nl?: string };
+
+export interface Resource {
+  id: string;
+  labels: Labels;
+  serviceId: string;
+}
+export interface Service {
+  id: string;
+  labels: Labels;
+  serviceUrl: string;
+  version: string;
+  type: string;
+  supportsFirstLatest: boolean;
+}
+export interface Station extends Resource {
+  lon: number;
+  lat: number;
+  /** Hash key of the station, for the pseudo-random streams. */
+  key: number;
+}
+
+/** Where a timeseries is measured: a river gauge or a weather site, with its place data. */
+export type Site = { kind: 'gauge'; gauge: Gauge; station: Station } | { kind: 'weather'; site: WeatherSite; station: Station };
+
+export interface SeriesDef {
+  id: string;
+  labels: Labels;
+  serviceId: string;
+  categoryId: string;
+  offeringId: string;
+  featureId: string;
+  procedureId: string;
+  phenomenon: PhenomenonKey;
+  stationId: string;
+  uom: string;
+  /** Minutes between values: 10 or 60. */
+  stepMinutes: number;
+  /** Hash key of the series. */
+  key: number;
+  site: Site;
+  /** Fraction of the period before the first value (a sensor commissioned later); default 0. */
+  activeFrom?: number;
+  /** Fraction of the period after which no value comes (a sensor taken out of service); default 1. */
+  activeTo?: number;
+  /** The series has no observations at all (announced, not yet delivering). */
+  empty?: boolean;
+}
+
+export interface RefValueDef {
+  id: string;
+  labels: Labels;
+  timeseriesId: string;
+  /** Warning level 1..3. */
+  level: number;
+  /** The value before any revision, cm. */
+  base: number;
+}
+
+export interface Network {
+  services: Service[];
+  categories: Resource[];
+  offerings: Resource[];
+  features: Resource[];
+  procedures: Resource[];
+  phenomena: Resource[];
+  stations: Station[];
+  series: SeriesDef[];
+  refValues: RefValueDef[];
+}
+
+export const SRV_RIVERS = 'srv_rivers';
+export const SRV_WEATHER = 'srv_weather';
+
+const SERVICES: Service[] = [
+  {
+    id: SRV_RIVERS,
+    labels: { en: 'River gauges (demo)', de: 'Flusspegel (Demo)', nl: 'Rivierpeilen (demo)' },
+    serviceUrl: 'https://sensors.example.org/rivers/sos',
+    version: '2.0.0',
+    type: 'SOS',
+    supportsFirstLatest: true,
+  },
+  {
+    id: SRV_WEATHER,
+    labels: { en: 'Weather and air quality (demo)', de: 'Wetter und Luftqualität (Demo)', nl: 'Weer en luchtkwaliteit (demo)' },
+    serviceUrl: 'https://sensors.example.org/weather/sos',
+    version: '1.0.0',
+    type: 'SOS',
+    supportsFirstLatest: false,
+  },
+];
+
+const CATEGORIES: Resource[] = [
+  { id: 'cat_hydrology', serviceId: SRV_RIVERS, labels: { en: 'Hydrology', de: 'Hydrologie', nl: 'Hydrologie' } },
+  { id: 'cat_water_quality', serviceId: SRV_RIVERS, labels: { en: 'Water quality', de: 'Gewässergüte', nl: 'Waterkwaliteit' } },
+  { id: 'cat_meteorology', serviceId: SRV_WEATHER, labels: { en: 'Meteorology', de: 'Meteorologie', nl: 'Meteorologie' } },
+  { id: 'cat_air_quality', serviceId: SRV_WEATHER, labels: { en: 'Air quality', de: 'Luftqualität', nl: 'Luchtkwaliteit' } },
+];
+
+const PROCEDURES: Resource[] = [
+  { id: 'pro_radar_gauge', serviceId: SRV_RIVERS, labels: { en: 'Radar level gauge', de: 'Radarpegel' } },
+  { id: 'pro_pressure_gauge', serviceId: SRV_RIVERS, labels: { en: 'Pressure probe gauge', de: 'Drucksondenpegel' } },
+  { id: 'pro_float_gauge', serviceId: SRV_RIVERS, labels: { en: 'Float gauge', de: 'Schwimmerpegel' } },
+  { id: 'pro_rating_curve', serviceId: SRV_RIVERS, labels: { en: 'Stage-discharge rating curve', de: 'Abflusskurve (W-Q-Beziehung)' } },
+  { id: 'pro_water_thermometer', serviceId: SRV_RIVERS, labels: { en: 'PT100 water thermometer', de: 'PT100-Wassertemperaturfühler' } },
+  { id: 'pro_air_thermometer', serviceId: SRV_WEATHER, labels: { en: 'PT100 thermometer in a screen', de: 'PT100-Thermometer in der Wetterhütte' } },
+  { id: 'pro_hygrometer', serviceId: SRV_WEATHER, labels: { en: 'Capacitive hygrometer', de: 'Kapazitives Hygrometer' } },
+  { id: 'pro_tipping_bucket', serviceId: SRV_WEATHER, labels: { en: 'Tipping-bucket rain gauge', de: 'Kippwaagen-Niederschlagsmesser' } },
+  { id: 'pro_weighing_rain_gauge', serviceId: SRV_WEATHER, labels: { en: 'Weighing rain gauge', de: 'Wägender Niederschlagsmesser' } },
+  { id: 'pro_beta_attenuation', serviceId: SRV_WEATHER, labels: { en: 'Beta attenuation monitor', de: 'Beta-Absorptionsmessgerät' } },
+  { id: 'pro_optical_particle_counter', serviceId: SRV_WEATHER, labels: { en: 'Optical particle counter', de: 'Optischer Partikelzähler' } },
+];
+
+/** Which procedure measures a phenomenon at a station: fixed, or one of several by the station's hash. */
+function procedureFor(phenomenon: PhenomenonKey, stationKey: number): string {
+  const pick = (ids: string[]) => ids[stationKey % ids.length]!;
+  switch (phenomenon) {
+    case 'water_level': return pick(['pro_radar_gauge', 'pro_pressure_gauge', 'pro_float_gauge']);
+    case 'discharge': return 'pro_rating_curve';
+    case 'water_temperature': return 'pro_water_thermometer';
+    case 'air_temperature': return 'pro_air_thermometer';
+    case 'relative_humidity': return 'pro_hygrometer';
+    case 'precipitation': return pick(['pro_tipping_bucket', 'pro_weighing_rain_gauge']);
+    case 'pm10': return pick(['pro_beta_attenuation', 'pro_optical_particle_counter']);
+  }
+}
+
+/** Series with a special life: commissioned late, taken out of service, or without data yet. */
+const LIFECYCLE: Record<string, Pick<SeriesDef, 'activeFrom' | 'activeTo' | 'empty'>> = {
+  ts_eindhoven_pm10: { activeFrom: 0.4 },
+  ts_wittenberg_elbe_water_temperature: { activeTo: 0.7 },
+  ts_brocken_relative_humidity: { empty: true },
+};
+
+export function buildNetwork(): Network {
+  const stations: Station[] = [];
+  const features: Resource[] = [];
+  const series: SeriesDef[] = [];
+  const refValues: RefValueDef[] = [];
+
+  const addSeries = (site: Site, phenomenon: PhenomenonKey) => {
+    const st = site.station;
+    const p = PHENOMENA[phenomenon];
+    const id = `ts_${st.id.slice(4)}_${phenomenon}`;
+    series.push({
+      id,
+      labels: { en: `${p.labels.en}@${st.labels.en}`, de: `${p.labels.de}@${st.labels.de}` },
+      serviceId: p.serviceId,
+      categoryId: p.categoryId,
+      offeringId: p.offering.id,
+      featureId: `foi_${st.id.slice(4)}`,
+      procedureId: procedureFor(phenomenon, st.key),
+      phenomenon,
+      stationId: st.id,
+      uom: p.uom,
+      stepMinutes: p.stepMinutes,
+      key: fnv1a(id),
+      site,
+      ...(LIFECYCLE[id] ?? {}),
+    });
+    return id;
+  };
+
+  for (const g of GAUGES) {
+    const river = RIVERS[g.river];
+    const name = slug(`${g.de}_${g.river}`);
+    const station: Station = {
+      id: `sta_${name}`,
+      serviceId: SRV_RIVERS,
+      labels: { en: `${g.en ?? g.de} (${river.en})`, de: `${g.de} (${river.de})` },
+      lon: g.lon,
+      lat: g.lat,
+      key: fnv1a(`sta_${name}`),
+    };
+    stations.push(station);
+    features.push({ id: `foi_${name}`, serviceId: SRV_RIVERS, labels: { en: `${g.en ?? g.de} gauge, ${river.en}`, de: `Pegel ${g.de}, ${river.de}` } });
+    const site: Site = { kind: 'gauge', gauge: g, station };
+    const levelId = addSeries(site, 'water_level');
+    if (g.mq !== undefined) addSeries(site, 'discharge');
+    if (g.temp) addSeries(site, 'water_temperature');
+    for (const level of [1, 2, 3]) {
+      refValues.push({
+        id: `ref_${name}_ms${level}`,
+        labels: { en: `Warning level ${level}`, de: `Meldestufe ${level}` },
+        timeseriesId: levelId,
+        level,
+        base: warningLevel(g, level),
+      });
+    }
+  }
+
+  for (const w of WEATHER_SITES) {
+    const name = slug(w.de);
+    const station: Station = {
+      id: `sta_${name}`,
+      serviceId: SRV_WEATHER,
+      labels: { en: w.en ?? w.de, de: w.de },
+      lon: w.lon,
+      lat: w.lat,
+      key: fnv1a(`sta_${name}`),
+    };
+    stations.push(station);
+    features.push({ id: `foi_${name}`, serviceId: SRV_WEATHER, labels: { en: `${w.en ?? w.de} monitoring site`, de: `Messstelle ${w.de}` } });
+    const site: Site = { kind: 'weather', site: w, station };
+    addSeries(site, 'air_temperature');
+    if (w.has.includes('H')) addSeries(site, 'relative_humidity');
+    if (w.has.includes('P')) addSeries(site, 'precipitation');
+    if (w.has.includes('M')) addSeries(site, 'pm10');
+  }
+
+  const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const phenomena: Resource[] = Object.entries(PHENOMENA).map(([k, p]) => ({ id: `phe_${k}`, serviceId: p.serviceId, labels: p.labels }));
+  const offerings: Resource[] = Object.values(PHENOMENA).map((p) => ({ id: p.offering.id, serviceId: p.serviceId, labels: p.offering.labels }));
+  return {
+    services: [...SERVICES].sort(byId),
+    categories: [...CATEGORIES].sort(byId),
+    offerings: offerings.sort(byId),
+    features: features.sort(byId),
+    procedures: [...PROCEDURES].sort(byId),
+    phenomena: phenomena.sort(byId),
+    stations: stations.sort(byId),
+    series: series.sort(byId),
+    refValues: refValues.sort(byId),
+  };
+}
+
+/** Warning level (Meldestufe) 1..3 of a gauge, cm: MW + 0.6, 0.8, 1.0 times the river's flood range, to 10 cm. */
+export function warningLevel(g: Gauge, level: number): number {
+  return Math.round((g.mw + (0.4 + 0.2 * level) * floodRange(g)) / 10) * 10;
+}
+
+/** Values per day of the network before gaps: each series' values per day times the share of the period it is active. */
+export function valuesPerDay(n: Network): number {
+  return n.series.filter((s) => !s.empty).reduce((sum, s) => sum + ((24 * 60) / s.stepMinutes) * ((s.activeTo ?? 1) - (s.activeFrom ?? 0)), 0);
+}

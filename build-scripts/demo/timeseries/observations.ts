@@ -1,0 +1,110 @@
+/**
+ * Generating `observations.parquet` inside DuckDB, with bounded memory at any size.
+ *
+ * Each timeseries is one `SELECT` over `range()` (one row per instant of its cadence) that drops
+ * outage instants, computes the model's value and nulls a few values. DuckDB runs a `range()`
+ * pipeline on one thread, so two connections work through the series in parallel, each writing
+ * one part file per series; a final `COPY` concatenates the parts, in timeseries id order, into
+ * the one zstd-compressed file. Both steps stream, so memory does not grow with the row count.
+ *
+ * Gaps: instants inside an outage (see outages.ts) are missing. Nulls: 1 value in 2000 is
+ * reported as null (present but unusable).
+ */
+import { resolve } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { STREAM, num } from './noise.ts';
+import { modelOf } from './series.ts';
+import { outagesOf } from './outages.ts';
+import type { SeriesDef } from './network.ts';
+
+export interface ObservationContext {
+  seed: number;
+  fromMs: number;
+  days: number;
+}
+
+export const NULL_PROBABILITY = 0.0005;
+
+/** Index range [start, end) of the instants `from + k * step` a series has values at (its active life). */
+export function instantRange(s: SeriesDef, days: number): [number, number] {
+  if (s.empty) return [0, 0];
+  const n = (days * 24 * 60) / s.stepMinutes;
+  return [Math.ceil((s.activeFrom ?? 0) * n), Math.floor((s.activeTo ?? 1) * n)];
+}
+
+/** The SELECT producing one series' rows (timeseries_id, timestamp, value), ordered by timestamp; null for a series without values. */
+export function seriesSelect(s: SeriesDef, ctx: ObservationContext): string | null {
+  const [a, b] = instantRange(s, ctx.days);
+  if (b <= a) return null;
+  const model = modelOf(ctx.seed, s);
+  const stepMs = s.stepMinutes * 60_000;
+  const endMs = ctx.fromMs + ctx.days * 86_400_000;
+  const firstK = (ms: number) => Math.ceil((ms - ctx.fromMs) / stepMs);
+  const gaps = outagesOf(s, ctx.seed, ctx.fromMs, endMs)
+    .map((o) => [Math.max(a, firstK(o.start)), Math.min(b, firstK(o.end))] as const)
+    .filter(([x, y]) => y > x)
+    .map(([x, y]) => `(k >= ${x} AND k < ${y})`);
+  let sql = `SELECT t, t / 3600000.0 AS h, (t / 86400000.0 - 10957) * ${num((2 * Math.PI) / 365.2422)} AS yr, ((t % 86400000 + 86400000) % 86400000) / 3600000.0 AS hod
+    FROM (SELECT (${ctx.fromMs} + k * ${stepMs})::BIGINT AS t FROM range(${a}, ${b}) r(k)${gaps.length ? ` WHERE NOT (${gaps.join(' OR ')})` : ''})`;
+  for (const layer of model.layers) {
+    const cols = Object.entries(layer).map(([name, expr]) => `(${expr}) AS ${name}`);
+    sql = `SELECT *, ${cols.join(', ')} FROM (${sql})`;
+  }
+  const isNull = `rnd(${ctx.seed}, ${s.key}, ${STREAM.nullValue}, t // 60000) < ${num(NULL_PROBABILITY)}`;
+  return `SELECT '${s.id}' AS timeseries_id, t AS "timestamp", CASE WHEN ${isNull} THEN NULL ELSE (${model.value})::DOUBLE + 0.0 END AS "value" FROM (${sql})`;
+}
+
+const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+/**
+ * Writes `observations.parquet` (sorted by timeseries_id, timestamp) to `outFile`, using
+ * `partsDir` for the per-series parts. Returns the number of rows.
+ */
+export async function writeObservations(
+  instance: DuckDBInstance,
+  series: SeriesDef[],
+  ctx: ObservationContext,
+  partsDir: string,
+  outFile: string,
+  log: (line: string) => void,
+): Promise<number> {
+  const sorted = [...series].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const jobs = sorted.map((s, i) => ({ s, sql: seriesSelect(s, ctx), file: resolve(partsDir, `${String(i).padStart(5, '0')}.parquet`) }));
+  const todo = jobs.filter((j) => j.sql !== null);
+  let next = 0;
+  let done = 0;
+  let rows = 0;
+  let lastReport = 0;
+  const t0 = performance.now();
+  const worker = async (conn: DuckDBConnection) => {
+    for (;;) {
+      const job = todo[next++];
+      if (!job) return;
+      const r = await conn.runAndReadAll(`COPY (${job.sql}) TO ${sqlString(job.file)} (FORMAT parquet, COMPRESSION snappy)`);
+      rows += Number(r.getRows()[0]?.[0] ?? 0);
+      done++;
+      const pct = Math.floor((100 * done) / todo.length);
+      if (pct >= lastReport + 10 || done === todo.length) {
+        lastReport = pct - (pct % 10);
+        log(`  timeseries observations: ${done}/${todo.length} series, ${rows.toLocaleString('en')} rows, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      }
+    }
+  };
+  const conns = await Promise.all([instance.connect(), instance.connect()]);
+  try {
+    await Promise.all(conns.map(worker));
+  } finally {
+    for (const c of conns) c.closeSync();
+  }
+  const conn = await instance.connect();
+  try {
+    const source = todo.length
+      ? `SELECT timeseries_id, "timestamp", "value" FROM read_parquet([${todo.map((j) => sqlString(j.file)).join(', ')}])`
+      : `SELECT ''::VARCHAR AS timeseries_id, 0::BIGINT AS "timestamp", 0::DOUBLE AS "value" WHERE false`;
+    await conn.run(`COPY (${source}) TO ${sqlString(outFile)} (FORMAT parquet, COMPRESSION zstd)`);
+  } finally {
+    conn.closeSync();
+  }
+  log(`  timeseries observations: ${rows.toLocaleString('en')} rows merged into observations.parquet, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return rows;
+}
