@@ -82,7 +82,7 @@ describe('checksum reports', () => {
 
   test('sha1sum -c accepts the radar report against the real hardware files', async () => {
     const r = await get(fromTree.url, `${RADAR_PREFIX}/radars?contentType=checksumReport`);
-    const out = execFileSync('sha1sum', ['-c', '-'], { cwd: join(import.meta.dirname, '../../../shared/data/superdarn/hdw'), input: r.body, encoding: 'utf8' });
+    const out = execFileSync('sha1sum', ['-c', '-'], { cwd: join(import.meta.dirname, '../../build-scripts/demo/data/superdarn/hdw'), input: r.body, encoding: 'utf8' });
     expect(out.trim().split('\n')).toHaveLength(49);
   });
 });
