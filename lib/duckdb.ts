@@ -47,23 +47,31 @@ export interface KeyedBatch {
 
 /**
  * Streams a query of two columns `(k, t)`, a BIGINT-compatible key and a text, batch by batch (a DuckDB
- * chunk each, up to 2048 rows). Stops early when the consumer breaks out of the loop.
+ * chunk each, up to 2048 rows). The next chunk is requested before the current one is handed out, so
+ * DuckDB's threads compute while the consumer writes. Stops early when the consumer breaks out of the loop.
  */
 export async function* streamKeyedText(conn: DuckDBConnection, q: SqlFragment): AsyncGenerator<KeyedBatch> {
   const result = await conn.stream(q.sql, q.params);
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) return;
-    const kv = chunk.getColumnVector(0);
-    const tv = chunk.getColumnVector(1);
-    const n = chunk.rowCount;
-    const keys = new Array<bigint>(n);
-    const texts = new Array<string | null>(n);
-    for (let i = 0; i < n; i++) {
-      const k = kv.getItem(i);
-      keys[i] = typeof k === 'bigint' ? k : BigInt(k as number);
-      texts[i] = tv.getItem(i) as string | null;
+  let next = result.fetchChunk();
+  try {
+    for (;;) {
+      const chunk = await next;
+      if (!chunk || chunk.rowCount === 0) return;
+      next = result.fetchChunk();
+      const kv = chunk.getColumnVector(0);
+      const tv = chunk.getColumnVector(1);
+      const n = chunk.rowCount;
+      const keys = new Array<bigint>(n);
+      const texts = new Array<string | null>(n);
+      for (let i = 0; i < n; i++) {
+        const k = kv.getItem(i);
+        keys[i] = typeof k === 'bigint' ? k : BigInt(k as number);
+        texts[i] = tv.getItem(i) as string | null;
+      }
+      yield { keys, texts };
     }
-    yield { keys, texts };
+  } finally {
+    // A consumer that stopped early leaves one request open: let it settle quietly.
+    next.catch(() => undefined);
   }
 }

@@ -15,4 +15,6 @@ export interface ApiBuildContext {
   dataDir: string;
   writer: TreeWriter;
   progress: Progress;
+  /** False for a database-only build (`--db-only`): the endpoint then answers every request by a query. */
+  writeTree: boolean;
 }

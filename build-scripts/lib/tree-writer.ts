@@ -10,10 +10,13 @@ export class TreeWriter {
   private readonly root: string;
   private readonly progress: Progress;
   private readonly dirs = new Set<string>();
+  /** When set, every path in the order written (links included), for the benchmark's plain-loop replay. */
+  readonly order: string[] | undefined;
 
-  constructor(root: string, progress: Progress) {
+  constructor(root: string, progress: Progress, opts: { recordOrder?: boolean } = {}) {
     this.root = root;
     this.progress = progress;
+    this.order = opts.recordOrder ? [] : undefined;
   }
 
   private ensureDir(rel: string): string {
@@ -27,6 +30,7 @@ export class TreeWriter {
   }
 
   write(rel: string, text: string): void {
+    this.order?.push(rel);
     const buf = Buffer.from(text, 'utf8');
     writeFileSync(this.ensureDir(rel), buf);
     this.progress.wrote(buf.length);
@@ -34,12 +38,14 @@ export class TreeWriter {
 
   /** A second name for a file already written (identical bytes, no copy). */
   link(existingRel: string, rel: string): void {
+    this.order?.push(rel);
     linkSync(join(this.root, existingRel), this.ensureDir(rel));
     this.progress.wrote(0);
   }
 
   /** A file written piece by piece, for bodies too large to hold. */
   open(rel: string): { append(text: string): void; close(): void } {
+    this.order?.push(rel);
     const fd = openSync(this.ensureDir(rel), 'w');
     let bytes = 0;
     return {

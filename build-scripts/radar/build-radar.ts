@@ -14,9 +14,11 @@ export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
   try {
     await buildCatalogueDb(conn, ctx.tableFile, (name) => progress.begin(`radar database: ${name}`));
     const facts = await readCatalogueFacts(conn);
-    progress.begin('radar: counting files');
-    progress.totalFiles += await countRadarTreeFiles(conn);
-    await writeRadarTree({ conn, facts, writer: ctx.writer, progress });
+    if (ctx.writeTree) {
+      progress.begin('radar: counting files');
+      progress.totalFiles += await countRadarTreeFiles(conn);
+      await writeRadarTree({ conn, facts, writer: ctx.writer, progress });
+    }
     await run(conn, 'CHECKPOINT');
   } finally {
     await run(conn, 'USE memory');

@@ -1,0 +1,135 @@
+/**
+ * Radar catalogue benchmarks: the static build against a plain loop replaying the same writes, and live
+ * queries on a large catalogue (latency, and the endpoint's memory while it streams all of /files).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { build } from '../build-scripts/build.ts';
+import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
+import { plainWrite, readFiles } from './plain-write.ts';
+import { median, percentile, rssOf } from './stats.ts';
+
+export const WORK = join(import.meta.dirname, '.work');
+const ROOT = join(import.meta.dirname, '..');
+
+export async function radarSnapshot(from: string, days: number): Promise<string> {
+  const dir = join(WORK, `radar-${from}-${days}d`);
+  if (!existsSync(join(dir, 'snapshot.json'))) {
+    console.error(`generating a ${days}-day radar snapshot from ${from} ...`);
+    await writeDemoSnapshot({ from, days, seed: 1, out: dir, apis: ['radarnet-mirror-v3'], log: () => {} });
+  }
+  return dir;
+}
+
+export interface BuildFigures {
+  files: number;
+  buildFilesPerSec: number;
+  plainFilesPerSec: number;
+  ratio: number;
+}
+
+/** Alternates full builds and plain replays of the same writes, in the same order, on the same disk. */
+export async function benchStaticBuild(snapshot: string, rounds: number): Promise<BuildFigures> {
+  const out = join(WORK, 'radar-build');
+  const plain = join(WORK, 'plain-write');
+  const buildRates: number[] = [];
+  const plainRates: number[] = [];
+  let files = 0;
+  for (let i = 0; i < rounds; i++) {
+    rmSync(out, { force: true });
+    rmSync(`${out}.builds`, { recursive: true, force: true });
+    const r = await build({ snapshot, out, quiet: true, recordOrder: true });
+    files = r.files;
+    buildRates.push(r.files / r.seconds);
+    const written = readFiles(join(out, 'site'), r.order!);
+    const s = plainWrite(written, plain);
+    plainRates.push(written.length / s);
+    console.error(`  round ${i + 1}: build ${Math.round(r.files / r.seconds)} files/s, plain loop ${Math.round(written.length / s)} files/s`);
+  }
+  rmSync(plain, { recursive: true, force: true });
+  const b = median(buildRates);
+  const p = median(plainRates);
+  return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p };
+}
+
+async function startEndpoint(buildDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['server/main.ts', '--build', buildDir, '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  for await (const line of child.stderr!) if (String(line).includes('serving')) break;
+  return child;
+}
+
+/** One request, its body read to the end without being kept; `records` counts `{` (one per simple-view record). */
+async function timed(url: string): Promise<{ ms: number; bytes: number; records: number }> {
+  const t0 = performance.now();
+  const r = await fetch(url);
+  if (r.status !== 200) throw new Error(`${url}: ${r.status}`);
+  let bytes = 0;
+  let records = 0;
+  const reader = r.body!.getReader();
+  for (let c = await reader.read(); !c.done; c = await reader.read()) {
+    const chunk = Buffer.from(c.value.buffer, c.value.byteOffset, c.value.byteLength);
+    bytes += chunk.byteLength;
+    for (let i = chunk.indexOf(123); i !== -1; i = chunk.indexOf(123, i + 1)) records++;
+  }
+  return { ms: performance.now() - t0, bytes, records };
+}
+
+export interface QueryFigures {
+  files: number;
+  oneDayMedianMs: number;
+  oneDayP99Ms: number;
+  oneDayRows: number;
+  oneYearMedianMs: number;
+  streamAllSeconds: number;
+  streamAllMb: number;
+  endpointPeakRssMb: number;
+}
+
+/** Live queries through a real endpoint process over a database-only build of `snapshot`. */
+export async function benchQueries(snapshot: string, from: string, days: number, port = 18765): Promise<QueryFigures> {
+  const out = join(WORK, `radar-db-${days}d`);
+  if (!existsSync(join(out, 'build.json'))) await build({ snapshot, out, quiet: true, dbOnly: true });
+  const child = await startEndpoint(out, port);
+  try {
+    const base = `http://127.0.0.1:${port}/radarnet/mirror/v3`;
+    const start = Date.parse(`${from}T00:00:00Z`);
+    const day = (i: number) => new Date(start + ((i * 7919) % days) * 86_400_000).toISOString().slice(0, 10);
+    for (let i = 0; i < 20; i++) await timed(`${base}/files?timespan=${day(i)}/${day(i + 1)}`); // warm
+    const dayTimes: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < 200; i++) {
+      const d = day(i);
+      const next = new Date(Date.parse(d) + 86_400_000).toISOString().slice(0, 10);
+      const r = await timed(`${base}/files?timespan=${d}/${next}`);
+      dayTimes.push(r.ms);
+      rows += r.records;
+    }
+    const yearTimes: number[] = [];
+    const firstYear = Number(from.slice(0, 4)) + 1;
+    for (let i = 0; i < 5; i++) {
+      const y = firstYear + (i % Math.max(1, Math.floor(days / 365) - 1));
+      yearTimes.push((await timed(`${base}/files?timespan=${y}/${y + 1}`)).ms);
+    }
+    // Stream every file record, sampling the endpoint's resident memory meanwhile.
+    let peak = rssOf(child.pid!).rssMb;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!).rssMb)), 50);
+    const all = await timed(`${base}/files`);
+    clearInterval(sampler);
+    peak = Math.max(peak, rssOf(child.pid!).peakMb);
+    return {
+      files: all.records,
+      oneDayMedianMs: median(dayTimes),
+      oneDayP99Ms: percentile(dayTimes, 99),
+      oneDayRows: Math.round(rows / dayTimes.length),
+      oneYearMedianMs: median(yearTimes),
+      streamAllSeconds: all.ms / 1000,
+      streamAllMb: all.bytes / 1e6,
+      endpointPeakRssMb: peak,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+}
