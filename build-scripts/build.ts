@@ -1,11 +1,13 @@
 /**
- * npm run build -- --snapshot DIR [--out dist] [--quiet]
+ * npm run build -- --snapshot DIR [--out dist] [--db-only] [--quiet]
  *
  * Validates a snapshot, then builds beside the last good output and swaps it in at the end:
  *   <out>/site/   the static tree (any static host serves it)
  *   <out>/data/   the databases the endpoint queries
  *   <out>/build.json
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
+ * --db-only writes the databases and no static tree: for catalogues too large to pre-generate, the endpoint
+ * answers every path by a query.
  */
 import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -18,10 +20,12 @@ import { buildAtomically } from './lib/atomic-output.ts';
 import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
 import { buildRadar } from './radar/build-radar.ts';
+import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
 
 const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<void>>> = {
   'radarnet-mirror-v3': buildRadar,
+  'timeseries-v1': buildTimeseries,
 };
 
 /** The APIs this version can build. */
@@ -32,9 +36,20 @@ export interface BuildResult {
   files: number;
   bytes: number;
   seconds: number;
+  /** Tree-relative paths in the order written, when asked for (benchmarks). */
+  order: string[] | undefined;
 }
 
-export async function build(opts: { snapshot: string; out: string; quiet?: boolean }): Promise<BuildResult> {
+export interface BuildOptions {
+  snapshot: string;
+  out: string;
+  quiet?: boolean;
+  /** Write only the endpoint's databases, no static tree. */
+  dbOnly?: boolean;
+  recordOrder?: boolean;
+}
+
+export async function build(opts: BuildOptions): Promise<BuildResult> {
   const t0 = performance.now();
   const progress = new Progress(process.stderr, opts.quiet ?? false);
   const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
@@ -46,12 +61,14 @@ export async function build(opts: { snapshot: string; out: string; quiet?: boole
     for (const api of snap.manifest.apis) {
       if (!API_BUILDERS[api]) throw new Error(`snapshot ${snap.manifest.name} declares API ${api}, which this version of snapcat cannot build yet`);
     }
+    let order: string[] | undefined;
     const folder = await buildAtomically(opts.out, async (dir) => {
       const site = join(dir, 'site');
       const dataDir = join(dir, 'data');
       await mkdir(site, { recursive: true });
       await mkdir(dataDir, { recursive: true });
-      const writer = new TreeWriter(site, progress);
+      const writer = new TreeWriter(site, progress, { recordOrder: opts.recordOrder ?? false });
+      order = writer.order;
       for (const api of snap.manifest.apis) {
         await API_BUILDERS[api]!({
           conn,
@@ -65,13 +82,14 @@ export async function build(opts: { snapshot: string; out: string; quiet?: boole
           dataDir,
           writer,
           progress,
+          writeTree: !opts.dbOnly,
         });
       }
       await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: progress.files, bytes: progress.bytes }, null, 2) + '\n');
     });
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
-    return { folder, files: progress.files, bytes: progress.bytes, seconds };
+    return { folder, files: progress.files, bytes: progress.bytes, seconds, order };
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -80,13 +98,15 @@ export async function build(opts: { snapshot: string; out: string; quiet?: boole
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { snapshot: { type: 'string' }, out: { type: 'string', default: 'dist' }, quiet: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { snapshot: { type: 'string' }, out: { type: 'string', default: 'dist' }, quiet: { type: 'boolean', default: false }, 'db-only': { type: 'boolean', default: false } },
+  });
   if (!values.snapshot) {
-    console.error('usage: npm run build -- --snapshot DIR [--out dist]');
+    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--db-only] [--quiet]');
     process.exit(2);
   }
   try {
-    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet });
+    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'] });
   } catch (e) {
     console.error(`\nbuild failed, nothing written (the last good build is untouched): ${(e as Error).message}`);
     process.exit(1);

@@ -8,6 +8,8 @@ import { extname, join, normalize, sep } from 'node:path';
 import { HttpError, notFound } from '../core/http/errors.ts';
 import { RADAR_PREFIX } from '../core/radar/routes.ts';
 import { handleRadar } from './radar-handler.ts';
+import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
+import { handleTimeseries } from './timeseries-handler.ts';
 import { sendError, sendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
@@ -57,6 +59,8 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
 
 async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
+  // The Timeseries API checks methods itself: POST is allowed on /api/v1/timeseries/getData.
+  if (url.pathname === TIMESERIES_PREFIX || url.pathname.startsWith(`${TIMESERIES_PREFIX}/`)) return handleTimeseries(req, res, url, build, options.liveOnly ?? false);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: 'GET, HEAD' } });
   }

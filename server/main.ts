@@ -36,6 +36,7 @@ if (import.meta.main) {
   const s = await serve({ build: values.build, port: Number(values.port), host: values.host });
   console.error(`snapcat serving ${s.build.manifest.name} (taken at ${s.build.manifest.taken_at}) on ${s.url}`);
   console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/`);
+  if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/`);
   const stop = () => void s.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -74,7 +74,7 @@ export const TIMESERIES_TABLES: TableSpec[] = [
     columns: [
       id('srv', 'Service'),
       label('River gauges (demo)'),
-      { name: 'service_url', kind: 'text', pattern: '^https?://', meaning: 'URL of the underlying observation service (`serviceUrl`).' },
+      { name: 'service_url', kind: 'text', pattern: '^https?://\\S+$', meaning: 'URL of the underlying observation service (`serviceUrl`).' },
       { name: 'version', kind: 'text', meaning: 'Version of the service interface, for example `2.0.0`.' },
       { name: 'type', kind: 'text', meaning: 'Kind of service, for example `SOS`.' },
       { name: 'supports_first_latest', kind: 'boolean', meaning: 'The service can answer first- and latest-value requests (`supportsFirstLatest`).' },

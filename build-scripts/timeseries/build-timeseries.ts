@@ -1,0 +1,29 @@
+/** The Timeseries API part of a build: its database, then (unless database-only) its static tree. */
+import { join } from 'node:path';
+import { run, sqlString } from '../../lib/duckdb.ts';
+import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
+import { staticFileCount } from '../../core/timeseries/static-tree.ts';
+import type { ApiBuildContext } from '../lib/api-build.ts';
+import { checkConfigReferences, readConfigFiles } from './config-files.ts';
+import { buildTimeseriesDb } from './timeseries-db.ts';
+import { writeTimeseriesTree } from './write-tree.ts';
+
+export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
+  const { conn, progress } = ctx;
+  const config = readConfigFiles(ctx.snapshotDir);
+  await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, TIMESERIES_DB_FILE))} AS timeseries_v1`);
+  await run(conn, 'USE timeseries_v1');
+  try {
+    await buildTimeseriesDb(conn, ctx.tableFile, config, (name) => progress.begin(`timeseries database: ${name}`));
+    const cat = await loadCatalogue(conn, Date.parse(ctx.manifest.taken_at));
+    checkConfigReferences(cat);
+    if (ctx.writeTree) {
+      progress.totalFiles += staticFileCount(cat);
+      await writeTimeseriesTree({ conn, cat, writer: ctx.writer, progress });
+    }
+    await run(conn, 'CHECKPOINT');
+  } finally {
+    await run(conn, 'USE memory');
+    await run(conn, 'DETACH timeseries_v1');
+  }
+}

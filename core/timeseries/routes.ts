@@ -1,0 +1,95 @@
+/**
+ * The paths of the Timeseries API under `/api/v1`, once: the endpoint matches requests against them, the
+ * build walks them for the static tree, the docs list them.
+ *
+ * A path may end in `/` (52°North's examples write `/api/v1/stations/`) and its last segment in `.json`,
+ * `.png` or `.pdf`, which select the media type like `Accept` (DECISIONS.md).
+ */
+import { COLLECTIONS, type CollectionName } from './catalogue.ts';
+import { PRERENDER_INTERVALS, type PrerenderInterval } from '../snapshot/timeseries-config.ts';
+
+export const TIMESERIES_PREFIX = '/api/v1';
+
+export type TimeseriesRoute =
+  | { kind: 'index' }
+  | { kind: 'collection'; collection: CollectionName }
+  | { kind: 'item'; collection: CollectionName; id: string }
+  | { kind: 'search' }
+  | { kind: 'getData'; id: string }
+  | { kind: 'postData' }
+  | { kind: 'chart'; id: string; interval: PrerenderInterval };
+
+export type PathExtension = 'json' | 'png' | 'pdf';
+
+export interface PathMatch {
+  route: TimeseriesRoute;
+  extension: PathExtension | undefined;
+  /** The API path without trailing slash and extension (`/api/v1/stations/sta_x`; the index: `/api/v1/`). */
+  apiPath: string;
+}
+
+export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; description: string }[] = [
+  { method: 'GET', path: '/', description: 'Collection index: services, categories, offerings, features, procedures, phenomena, stations, timeseries.' },
+  { method: 'GET', path: '/search', description: 'Resources whose label contains q (case-insensitive, in the requested locale).' },
+  ...COLLECTIONS.flatMap((c) => [
+    { method: 'GET' as const, path: `/${c}`, description: `The ${c} collection (filters, paging${c === 'stations' ? ', crs, bbox, near' : ''}${c === 'timeseries' ? ', status_intervals, rendering_hints, force_latest_values' : ''}).` },
+    { method: 'GET' as const, path: `/${c}/{id}`, description: `One of the ${c}.` },
+  ]),
+  { method: 'GET', path: '/timeseries/{id}/getData', description: 'Raw data of one timeseries (tvp or highchart).' },
+  { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart (lastDay, lastWeek, lastMonth).' },
+  { method: 'POST', path: '/timeseries/getData', description: 'Raw data of several timeseries ({"timespan", "timeseries": [ids]}).' },
+];
+
+function segment(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Matches a request path; undefined when it is no path of the API. */
+export function matchTimeseriesPath(pathname: string): PathMatch | undefined {
+  if (!pathname.startsWith(`${TIMESERIES_PREFIX}/`)) return undefined;
+  let rest = pathname.slice(TIMESERIES_PREFIX.length + 1);
+  if (rest === '') return { route: { kind: 'index' }, extension: undefined, apiPath: `${TIMESERIES_PREFIX}/` };
+  if (rest.endsWith('/')) rest = rest.slice(0, -1);
+  const raw = rest.split('/');
+  const parts = raw.map(segment);
+  if (parts.some((p) => p === undefined || p === '')) return undefined;
+  const segs = parts as string[];
+  let extension: PathExtension | undefined;
+  const ext = /\.(json|png|pdf)$/i.exec(segs.at(-1)!);
+  if (ext) {
+    extension = ext[1]!.toLowerCase() as PathExtension;
+    segs[segs.length - 1] = segs.at(-1)!.slice(0, -ext[0].length);
+    if (segs.at(-1) === '') return undefined;
+  }
+  const apiPath = `${TIMESERIES_PREFIX}/${segs.map(encodeURIComponent).join('/')}`;
+  const route = routeOf(segs);
+  return route && { route, extension, apiPath };
+}
+
+function routeOf(segs: string[]): TimeseriesRoute | undefined {
+  const [a, b, c] = segs;
+  const collection = (COLLECTIONS as readonly string[]).includes(a!) ? (a as CollectionName) : undefined;
+  if (segs.length === 1) {
+    if (a === 'search') return { kind: 'search' };
+    return collection && { kind: 'collection', collection };
+  }
+  if (!collection) return undefined;
+  if (segs.length === 2) {
+    if (collection === 'timeseries' && b === 'getData') return { kind: 'postData' };
+    return { kind: 'item', collection, id: b! };
+  }
+  if (segs.length === 3 && collection === 'timeseries') {
+    if (c === 'getData') return { kind: 'getData', id: b! };
+    if ((PRERENDER_INTERVALS as readonly string[]).includes(c!)) return { kind: 'chart', id: b!, interval: c as PrerenderInterval };
+  }
+  return undefined;
+}
+
+/** The methods a route answers (HEAD with GET). */
+export function allowedMethods(route: TimeseriesRoute): string[] {
+  return route.kind === 'postData' ? ['POST', 'OPTIONS'] : ['GET', 'HEAD'];
+}

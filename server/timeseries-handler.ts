@@ -1,0 +1,99 @@
+/**
+ * Answers `/api/v1/...`, the Timeseries API: the static file where one holds the answer (a request whose
+ * only parameters are those of a static variant), else a live answer from the in-memory catalogue and, for
+ * data, the timeseries database. Both are computed by the same core functions, so they are the same bytes.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
+import { collectionAnswer, indexAnswer, itemAnswer, searchAnswer } from '../core/timeseries/answer.ts';
+import type { Catalogue, CollectionName } from '../core/timeseries/catalogue.ts';
+import { chooseRepresentation, JSON_TYPE, prerenderedChart } from '../core/timeseries/charts.ts';
+import { answerData } from '../core/timeseries/data.ts';
+import { readGetData } from '../core/timeseries/data-request.ts';
+import { collectionIsStatic, itemIsStatic, readCollectionParams, readItemParams, readParam } from '../core/timeseries/params.ts';
+import { allowedMethods, matchTimeseriesPath, TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
+import { staticFile } from '../core/timeseries/static-tree.ts';
+import { duckSeriesSource } from '../lib/timeseries-store.ts';
+import { API_HEADERS, redirect, sendFile, sendText } from './respond.ts';
+import type { ServedBuild } from './served-build.ts';
+import { handlePostData, sendJsonBytes, type Timeseries } from './timeseries-data.ts';
+
+/** Sends the static file of an API path's variant; false when the tree has none. */
+async function sendStatic(req: IncomingMessage, res: ServerResponse, build: ServedBuild, apiPath: string, expanded: boolean): Promise<boolean> {
+  const file = join(build.site, staticFile(apiPath, expanded));
+  const st = await stat(file).catch(() => undefined);
+  if (!st?.isFile()) return false;
+  await sendFile(req, res, file, st.size, JSON_TYPE);
+  return true;
+}
+
+function idOf(cat: Catalogue, collection: CollectionName, id: string): number {
+  const i = cat.ids[collection].get(id);
+  if (i === undefined) throw notFound(`No ${collection} resource '${id}'`, [`The collection ${TIMESERIES_PREFIX}/${collection} lists the ids there are`]);
+  return i;
+}
+
+export async function handleTimeseries(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (url.pathname === TIMESERIES_PREFIX && (method === 'GET' || method === 'HEAD')) return redirect(req, res, `${TIMESERIES_PREFIX}/${url.search}`);
+  const match = matchTimeseriesPath(url.pathname);
+  if (!match) throw notFound(`No such path: ${url.pathname}`, [`The index ${TIMESERIES_PREFIX}/ lists the collections`]);
+  const { route, apiPath } = match;
+  const methods = allowedMethods(route);
+  if (!methods.includes(method)) {
+    const allow = methods.join(', ');
+    throw new HttpError(405, `Method ${method} is not allowed on ${url.pathname}`, { hints: [`Allowed: ${allow}`], headers: { Allow: allow } });
+  }
+  if (method === 'OPTIONS') {
+    res.writeHead(204, { ...API_HEADERS, 'Access-Control-Allow-Methods': methods.join(', '), 'Access-Control-Allow-Headers': 'Content-Type, Accept', 'Access-Control-Max-Age': '86400' });
+    res.end();
+    return;
+  }
+  const ts: Timeseries | undefined = build.timeseries;
+  if (!ts) throw new HttpError(503, 'This build has no timeseries database', { hints: ['Build a snapshot that declares timeseries-v1'] });
+  const cat = ts.catalogue;
+  if (route.kind === 'chart') {
+    // an image path (`lastDay`, `lastDay.png`): no JSON to negotiate
+    idOf(cat, 'timeseries', route.id);
+    return prerenderedChart(route.id);
+  }
+  chooseRepresentation(req.headers.accept, match.extension);
+  const q = url.searchParams;
+  const fromTree = (expanded: boolean) => !liveOnly && sendStatic(req, res, build, apiPath, expanded);
+
+  switch (route.kind) {
+    case 'index': {
+      const expanded = readParam(q, 'expanded') ?? false;
+      if (await fromTree(expanded)) return;
+      return sendText(req, res, 200, JSON_TYPE, indexAnswer(cat, expanded));
+    }
+    case 'search': {
+      const text = readParam(q, 'q');
+      if (text === undefined) throw badParameter('q', 'is missing: search needs a text to look for', 'q=rhein');
+      return sendText(req, res, 200, JSON_TYPE, searchAnswer(cat, text, readParam(q, 'locale')));
+    }
+    case 'collection': {
+      const p = readCollectionParams(q, route.collection);
+      if (collectionIsStatic(p) && (await fromTree(p.expanded))) return;
+      const a = collectionAnswer(cat, route.collection, p, url.pathname, q);
+      return sendText(req, res, 200, JSON_TYPE, a.body, a.links.length ? { Link: a.links.join(', ') } : {});
+    }
+    case 'item': {
+      const i = idOf(cat, route.collection, route.id);
+      const p = readItemParams(q, route.collection);
+      if (itemIsStatic(p) && (await fromTree(false))) return;
+      return sendText(req, res, 200, JSON_TYPE, itemAnswer(cat, route.collection, i, p));
+    }
+    case 'getData': {
+      const k = idOf(cat, 'timeseries', route.id);
+      const { request, isStatic } = readGetData(q, cat, k);
+      if (isStatic && (await fromTree(request.expanded))) return;
+      const body = await ts.pool.with((conn) => answerData(cat, duckSeriesSource(conn), request));
+      return sendJsonBytes(req, res, body);
+    }
+    case 'postData':
+      return handlePostData(req, res, ts, q);
+  }
+}
