@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { build } from '../build-scripts/build.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
+import { ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
 import { plainWrite, readFiles } from './plain-write.ts';
 import { median, percentile, rssOf } from './stats.ts';
 
@@ -55,8 +56,16 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
 }
 
 async function startEndpoint(buildDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['server/main.ts', '--build', buildDir, '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  for await (const line of child.stderr!) if (String(line).includes('serving')) break;
+  const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Keep reading stderr to the end: a closed pipe would kill the endpoint at its next log line.
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      log += String(d);
+      if (log.includes('serving')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`endpoint exited (${code}): ${log}`)));
+  });
   return child;
 }
 
@@ -95,21 +104,24 @@ export async function benchQueries(snapshot: string, from: string, days: number,
   try {
     const base = `http://127.0.0.1:${port}/radarnet/mirror/v3`;
     const start = Date.parse(`${from}T00:00:00Z`);
-    const day = (i: number) => new Date(start + ((i * 7919) % days) * 86_400_000).toISOString().slice(0, 10);
-    for (let i = 0; i < 20; i++) await timed(`${base}/files?timespan=${day(i)}/${day(i + 1)}`); // warm
+    /** The i-th one-day span, spread over the catalogue's days. */
+    const oneDay = (i: number) => {
+      const d = start + ((i * 7919) % (days - 1)) * 86_400_000;
+      return `${new Date(d).toISOString().slice(0, 10)}/${new Date(d + 86_400_000).toISOString().slice(0, 10)}`;
+    };
+    for (let i = 0; i < 20; i++) await timed(`${base}/files?timespan=${oneDay(i + 1000)}`); // warm
     const dayTimes: number[] = [];
     let rows = 0;
     for (let i = 0; i < 200; i++) {
-      const d = day(i);
-      const next = new Date(Date.parse(d) + 86_400_000).toISOString().slice(0, 10);
-      const r = await timed(`${base}/files?timespan=${d}/${next}`);
+      const r = await timed(`${base}/files?timespan=${oneDay(i)}`);
       dayTimes.push(r.ms);
       rows += r.records;
     }
     const yearTimes: number[] = [];
-    const firstYear = Number(from.slice(0, 4)) + 1;
+    const firstYear = Number(from.slice(0, 4));
+    const years = Math.max(1, Math.floor(days / 365.25));
     for (let i = 0; i < 5; i++) {
-      const y = firstYear + (i % Math.max(1, Math.floor(days / 365) - 1));
+      const y = firstYear + ((i * 7) % years);
       yearTimes.push((await timed(`${base}/files?timespan=${y}/${y + 1}`)).ms);
     }
     // Stream every file record, sampling the endpoint's resident memory meanwhile.

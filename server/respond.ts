@@ -37,13 +37,24 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, path: 
   await once(stream, 'close');
 }
 
+/** Resolves when the response can take more (drain) or is gone (close), leaving no listener behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /** Writes pieces as they come, waiting whenever the socket's buffer is full; stops when the client goes. */
 export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string>): Promise<void> {
   for await (const piece of pieces) {
     if (res.destroyed) return;
-    if (piece.length > 0 && !res.write(piece)) {
-      await Promise.race([once(res, 'drain'), once(res, 'close')]);
-    }
+    if (piece.length > 0 && !res.write(piece)) await drained(res);
   }
   res.end();
 }

@@ -10,6 +10,8 @@ import type { SnapshotManifest } from '../core/snapshot/table-schema.ts';
 import { openDuckDB } from '../lib/duckdb.ts';
 import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
+import type { Catalogue } from '../core/timeseries/catalogue.ts';
+import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[] = [];
@@ -21,7 +23,7 @@ export class ConnectionPool {
   }
 
   static async open(path: string, size: number): Promise<ConnectionPool> {
-    const instance = await openDuckDB({ path, readOnly: true, threads: 2, memoryLimit: '256MB' });
+    const instance = await openDuckDB({ path, readOnly: true, threads: 2, memoryLimit: '128MB' });
     const pool = new ConnectionPool(instance);
     for (let i = 0; i < size; i++) pool.idle.push(await instance.connect());
     return pool;
@@ -59,6 +61,8 @@ export interface ServedBuild {
   site: string;
   manifest: SnapshotManifest;
   radar?: { pool: ConnectionPool; facts: CatalogueFacts };
+  /** The Timeseries API: observations in the pool's database, metadata in memory. */
+  timeseries?: { pool: ConnectionPool; catalogue: Catalogue };
   close(): void;
 }
 
@@ -70,12 +74,18 @@ export async function openServedBuild(folder: string, poolSize = 4): Promise<Ser
     manifest: info.snapshot,
     close() {
       build.radar?.pool.close();
+      build.timeseries?.pool.close();
     },
   };
   const radarDb = join(folder, 'data', RADAR_DB_FILE);
   if (existsSync(radarDb)) {
     const pool = await ConnectionPool.open(radarDb, poolSize);
     build.radar = { pool, facts: await pool.with(readCatalogueFacts) };
+  }
+  const timeseriesDb = join(folder, 'data', TIMESERIES_DB_FILE);
+  if (existsSync(timeseriesDb)) {
+    const pool = await ConnectionPool.open(timeseriesDb, poolSize);
+    build.timeseries = { pool, catalogue: await pool.with((c) => loadCatalogue(c, Date.parse(info.snapshot.taken_at))) };
   }
   return build;
 }

@@ -1,8 +1,13 @@
 /**
  * Builds the catalogue database the endpoint queries: the snapshot's Parquet tables joined into one
- * denormalized table per resource (`*_x`), sorted by start time so that timespan queries skip row groups,
- * plus the facts the queries need. Read-only at serving time; see PERFORMANCE-NOTES.md for why a database
- * file beats reading Parquet per request.
+ * denormalized table per resource (`*_x`), plus the facts the queries need. Read-only at serving time; see
+ * PERFORMANCE-NOTES.md for why a database file beats reading Parquet per request.
+ *
+ * Every table is stored in the order its records are answered (ascending id; instances of a file by transfer
+ * start), so a query is a filtered scan that streams without sorting (DuckDB keeps insertion order unless told
+ * otherwise): memory stays bounded however large the answer. Ids of a mirror grow with arrival time, so the
+ * row groups of one day still lie together and a timespan filter skips the rest. "The most recent instance of a
+ * file" is precomputed here as flags, for the same reason.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CatalogueFacts } from '../../core/radar/queries.ts';
@@ -44,7 +49,7 @@ function tableSql(p: (name: string) => string): [string, string][] {
          f.status_flag, f.checksum, f.include_in_file_coverage, f.include_in_data_coverage, CAST(f.last_updated AS TIMESTAMP) AS last_updated,
          r.radar_code, r.radar_short_code, r.radar_name, t.file_type, s.status AS file_status, r.longitude, r.latitude
        FROM ${p('files')} f JOIN radars_x r ON r.id = f.radar_id JOIN file_types_x t ON t.id = f.file_type_id JOIN file_status_x s ON s.id = f.status_flag
-       ORDER BY f.file_start_datetime, f.id`,
+       ORDER BY f.id`,
     ],
     [
       'transfers_x',
@@ -53,21 +58,24 @@ function tableSql(p: (name: string) => string): [string, string][] {
          m.method, t.is_error, t.is_error OR coalesce(a.alarms, 0) > 0 AS has_alarm, l.longitude, l.latitude
        FROM ${p('transfers')} t JOIN transfer_logs_x l ON l.id = t.transfer_log_id JOIN transfer_methods_x m ON m.id = t.method_id
        LEFT JOIN (SELECT transfer_id, count(*) AS alarms FROM ${p('transfer_instances')} WHERE status_id IS NOT NULL GROUP BY transfer_id) a ON a.transfer_id = t.id
-       ORDER BY t.start_datetime, t.id`,
+       ORDER BY t.id`,
     ],
     [
       'transferred_x',
-      `SELECT f.*, i.transfer_id, s.status AS transferred_file_status, t.start_datetime AS transfer_start_datetime, t.end_datetime AS transfer_end_datetime
+      `SELECT f.*, i.transfer_id, s.status AS transferred_file_status, t.start_datetime AS transfer_start_datetime, t.end_datetime AS transfer_end_datetime,
+         row_number() OVER (PARTITION BY f.id ORDER BY t.start_datetime DESC, i.transfer_id DESC) = 1 AS latest,
+         row_number() OVER (PARTITION BY f.id, s.status ORDER BY t.start_datetime DESC, i.transfer_id DESC) = 1 AS latest_of_status,
+         s.status IS NOT NULL AND row_number() OVER (PARTITION BY f.id, s.status IS NULL ORDER BY t.start_datetime DESC, i.transfer_id DESC) = 1 AS latest_alarm
        FROM ${p('transfer_instances')} i JOIN files_x f ON f.id = i.file_id JOIN transfers_x t ON t.id = i.transfer_id
        LEFT JOIN transferred_file_status_x s ON s.id = i.status_id
-       ORDER BY f.file_start_datetime, f.id, t.start_datetime, i.transfer_id`,
+       ORDER BY f.id, t.start_datetime, i.transfer_id`,
     ],
     [
       'coverage_x',
       `SELECT c.id, r.radar_code, t.file_type, ct.coverage_type, CAST(c.start_datetime AS TIMESTAMP) AS start_datetime,
          CAST(c.end_datetime AS TIMESTAMP) AS end_datetime, c.duration, c.status_flag, r.longitude, r.latitude
        FROM ${p('temporal_coverage')} c JOIN radars_x r ON r.id = c.radar_id JOIN file_types_x t ON t.id = c.file_type_id
-       JOIN coverage_types_x ct ON ct.id = c.coverage_type_id ORDER BY c.start_datetime, c.id`,
+       JOIN coverage_types_x ct ON ct.id = c.coverage_type_id ORDER BY c.id`,
     ],
   ];
 }

@@ -40,15 +40,9 @@ export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment 
     s.radarCode === undefined ? undefined : radarCodeFilter(r, s.radarCode),
   ]);
   const params = q.format === 'csv' ? { ...where.params, delimiter: s.delimiter } : where.params;
-  let sql = `SELECT id AS k, ${text} AS t FROM ${r.table} WHERE ${where.sql}`;
-  if (r.instances) {
-    // One instance per file id, the most recent: for `/:id` routes that answer one object, and distinct=true.
-    if (q.route.latest || s.distinct) {
-      sql += ` QUALIFY row_number() OVER (PARTITION BY id ORDER BY ${r.instances.order.map((c) => `${c} DESC`).join(', ')}) = 1`;
-    }
-    sql += ` ORDER BY id, ${r.instances.order.join(', ')}`;
-  } else {
-    sql += ' ORDER BY id';
-  }
-  return { sql, params };
+  // One instance per file id, the most recent: for `/:id` routes that answer one object, and distinct=true.
+  const latest = q.route.latestFlag && (q.route.latest || s.distinct) ? ` AND ${q.route.latestFlag}` : '';
+  // No ORDER BY: the table is stored in answer order (see catalogue-db.ts) and DuckDB keeps insertion order,
+  // so the answer streams instead of being sorted in memory first.
+  return { sql: `SELECT id AS k, ${text} AS t FROM ${r.table} WHERE ${where.sql}${latest}`, params };
 }

@@ -26,8 +26,6 @@ export interface Resource {
   time?: { kind: 'overlap'; start: string; end: string } | { kind: 'instant'; column: string };
   /** The resource belongs to a radar: `radar_code` and `bbox` apply. */
   radar?: boolean;
-  /** Several rows per id (transfer instances): the order of instances within an id, oldest first. */
-  instances?: { order: string[] };
 }
 
 const f = (name: string, kind: FieldKind, column = name): Field => ({ name, kind, column });
@@ -94,7 +92,6 @@ export const RESOURCES: Record<ResourceName, Resource> = {
     checksum: { checksum: 'checksum', filename: 'filename' },
     time: FILE_TIME,
     radar: true,
-    instances: { order: ['transfer_start_datetime', 'transfer_id'] },
   },
   transfers: {
     name: 'transfers',

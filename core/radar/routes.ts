@@ -23,6 +23,11 @@ export interface RadarRoute {
   where?: string;
   /** For transfer instances on a `one` route: answer the most recent instance. */
   latest?: boolean;
+  /**
+   * For transfer instances: the column flagging each file's most recent instance among this route's records
+   * (used by `latest` and by `distinct=true`).
+   */
+  latestFlag?: 'latest' | 'latest_of_status' | 'latest_alarm';
   description: string;
 }
 
@@ -48,11 +53,11 @@ const METADATA: { path: string; resource: ResourceName; what: string }[] = [
   { path: 'transfer/methods', resource: 'transfer_methods', what: 'Transfer methods' },
 ];
 
-function pair(path: string, resource: ResourceName, what: string, where?: string, oneLatest = false): RadarRoute[] {
-  const sel = where === undefined ? {} : { where };
+function pair(path: string, resource: ResourceName, what: string, where?: string, latestFlag?: RadarRoute['latestFlag']): RadarRoute[] {
+  const sel = { ...(where === undefined ? {} : { where }), ...(latestFlag ? { latestFlag } : {}) };
   return [
     { path, shape: 'collection', resource, ...sel, description: what },
-    { path: `${path}/:id`, shape: 'one', resource, ...sel, ...(oneLatest ? { latest: true } : {}), description: `One of: ${what.charAt(0).toLowerCase()}${what.slice(1)}` },
+    { path: `${path}/:id`, shape: 'one', resource, ...sel, ...(latestFlag ? { latest: true } : {}), description: `One of: ${what.charAt(0).toLowerCase()}${what.slice(1)}` },
   ];
 }
 
@@ -60,13 +65,14 @@ export const RADAR_ROUTES: RadarRoute[] = [
   { path: '/', shape: 'index', resource: undefined, description: 'Resource-collection index: every endpoint of the API.' },
   ...pair('/files', 'files', 'All files.'),
   ...pair('/files/blacklisted', 'files', 'Blacklisted files.', "file_status = 'blacklisted'"),
-  ...pair('/transferred/files', 'transferred', 'All transferred files, with or without alarm: every transfer instance (distinct=true: one per file id). /:id answers the most recent instance.', undefined, true),
-  ...pair('/transferred/files/ok', 'transferred', 'Transferred files without alarm (/:id answers the most recent such instance).', 'transferred_file_status IS NULL', true),
+  ...pair('/transferred/files', 'transferred', 'All transferred files, with or without alarm: every transfer instance (distinct=true: one per file id). /:id answers the most recent instance.', undefined, 'latest'),
+  ...pair('/transferred/files/ok', 'transferred', 'Transferred files without alarm (/:id answers the most recent such instance).', 'transferred_file_status IS NULL', 'latest_of_status'),
   ...[...TRANSFERRED_CATEGORIES, { path: 'alarm', status: '', meaning: 'have any alarm condition' }].flatMap((c): RadarRoute[] => {
     const where = c.status === '' ? 'transferred_file_status IS NOT NULL' : `transferred_file_status = '${c.status}'`;
+    const latestFlag = c.status === '' ? 'latest_alarm' : 'latest_of_status';
     return [
-      { path: `/transferred/files/${c.path}`, shape: 'collection', resource: 'transferred', where, description: `Transferred files that ${c.meaning}.` },
-      { path: `/transferred/files/${c.path}/:id`, shape: 'instances', resource: 'transferred', where, description: `Every instance of the transferred file with that id among transferred files that ${c.meaning}.` },
+      { path: `/transferred/files/${c.path}`, shape: 'collection', resource: 'transferred', where, latestFlag, description: `Transferred files that ${c.meaning}.` },
+      { path: `/transferred/files/${c.path}/:id`, shape: 'instances', resource: 'transferred', where, latestFlag, description: `Every instance of the transferred file with that id among transferred files that ${c.meaning}.` },
     ];
   }),
   ...pair('/transfers', 'transfers', 'All transfers.'),

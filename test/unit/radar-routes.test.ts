@@ -76,6 +76,7 @@ describe('record queries bind every value', () => {
     expect(q.sql).not.toContain(evil);
     expect(q.params).toMatchObject({ radar_code: evil, delimiter: ';', ts_start: '1970-01-01 00:00:00.000', ts_end: '1970-01-02 00:00:00.000', ts_start_bound: '1969-12-31 22:00:00.000' });
     expect(q.sql).toContain("transferred_file_status = 'small'");
-    expect(q.sql).toContain('QUALIFY row_number()');
+    expect(q.sql).toContain('AND latest_of_status');
+    expect(q.sql).not.toContain('ORDER BY');
   });
 });
