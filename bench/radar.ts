@@ -2,7 +2,7 @@
  * Radar catalogue benchmarks: the static build against a plain loop replaying the same writes, and live
  * queries on a large catalogue (latency, and the endpoint's memory while it streams all of /files).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -25,6 +25,7 @@ export async function radarSnapshot(from: string, days: number): Promise<string>
 }
 
 export interface BuildFigures {
+  phases: Record<string, number>;
   files: number;
   buildFilesPerSec: number;
   plainFilesPerSec: number;
@@ -36,23 +37,31 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
   const out = join(WORK, 'radar-build');
   const plain = join(WORK, 'plain-write');
   const buildRates: number[] = [];
+  const phases: Record<string, number>[] = [];
   const plainRates: number[] = [];
   let files = 0;
   for (let i = 0; i < rounds; i++) {
     rmSync(out, { force: true });
     rmSync(`${out}.builds`, { recursive: true, force: true });
+    // Each timed run starts with no dirty pages of the one before: writeback throttling of the previous
+    // run's 100k+ files otherwise slows whichever runs second by up to 4x.
+    execFileSync('sync');
     const r = await build({ snapshot, out, quiet: true, recordOrder: true });
     files = r.files;
     buildRates.push(r.files / r.seconds);
+    phases.push(r.phases);
     const written = readFiles(join(out, 'site'), r.order!);
+    rmSync(plain, { recursive: true, force: true });
+    execFileSync('sync');
     const s = plainWrite(written, plain);
     plainRates.push(written.length / s);
-    console.error(`  round ${i + 1}: build ${Math.round(r.files / r.seconds)} files/s, plain loop ${Math.round(written.length / s)} files/s`);
+    console.error(`  round ${i + 1}: build ${Math.round(r.files / r.seconds)} files/s, plain loop ${Math.round(written.length / s)} files/s; build phases ${JSON.stringify(r.phases, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(2)) : v))}`);
   }
   rmSync(plain, { recursive: true, force: true });
   const b = median(buildRates);
   const p = median(plainRates);
-  return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p };
+  const phaseMedians = Object.fromEntries(Object.keys(phases[0] ?? {}).map((k) => [k, median(phases.map((ph) => ph[k] ?? 0))]));
+  return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p, phases: phaseMedians };
 }
 
 async function startEndpoint(buildDir: string, port: number): Promise<ChildProcess> {

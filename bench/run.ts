@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchQueries, benchStaticBuild, radarSnapshot } from './radar.ts';
 import { runAlgorithmBenchmarks } from './timeseries-algorithms.ts';
+import { runTimeseriesApiBenchmarks } from './timeseries-api.ts';
 
 const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' } } });
 const scale = values.scale === 'full' ? 'full' : 'small';
@@ -24,6 +25,7 @@ if (want('radar-build')) {
   console.error(`static build against a plain write loop (${scale === 'full' ? 30 : 7}-day catalogue, 3 rounds) ...`);
   const b = await benchStaticBuild(snap, 3);
   row(`static build, ${b.files} files: build rate / plain loop replaying the same writes`, `${Math.round(b.buildFilesPerSec)} / ${Math.round(b.plainFilesPerSec)} files/s = **${(b.ratio * 100).toFixed(0)}%**`, '≥ 70%');
+  row('build phases (median s)', Object.entries(b.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', '), '');
 }
 if (want('radar-queries')) {
   const [from, days] = scale === 'full' ? ['1993-09-01', 11000] : ['2023-01-01', 365];
@@ -35,8 +37,16 @@ if (want('radar-queries')) {
   row(`stream all of /files (${q.streamAllMb.toFixed(0)} MB)`, `${q.streamAllSeconds.toFixed(1)} s, endpoint peak RSS **${q.endpointPeakRssMb.toFixed(0)} MB**`, '< 300 MB');
 }
 if (want('timeseries')) {
+  console.error('timeseries algorithms and API (100,000 stations, a year of 10-minute values) ...');
   const a = await runAlgorithmBenchmarks();
-  for (const [k, v] of Object.entries(a)) row(`timeseries: ${k}`, `${v.toFixed(3)}`, '');
+  const t = await runTimeseriesApiBenchmarks({ reuse: true, log: (l) => console.error(`  ${l}`) });
+  const ms = (x: number | undefined) => `${(x ?? NaN).toFixed(1)} ms`;
+  row(`getData, one year of 10-minute values (${t['getData_year_points']} points), through the endpoint`, `median **${ms(t['getData_year_endpoint_ms'])}** (in process ${ms(t['getData_year_in_process_ms'])})`, '≤ 20 ms');
+  row('getData of that year with generalize=true (LTTB, 200 points)', `median ${ms(t['getData_year_generalized_endpoint_ms'])}`, '');
+  row('LTTB of 10^6 points to 200', `median **${ms(a['lttb_1e6_to_200_ms'])}**`, '≤ 50 ms');
+  row('near (50 km) over 100,000 stations, through the endpoint', `median **${ms(t['near_50km_endpoint_ms'])}** (in process ${ms(t['near_50km_in_process_ms'])})`, '≤ 10 ms');
+  row('bbox (1°) over 100,000 stations, through the endpoint', `median **${ms(t['bbox_1deg_endpoint_ms'])}** (in process ${ms(t['bbox_1deg_in_process_ms'])})`, '≤ 10 ms');
+  for (const [k, v] of Object.entries(a)) if (k !== 'lttb_1e6_to_200_ms') row(`algorithms: ${k}`, v.toFixed(3), '');
 }
 
 const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}`;
@@ -57,4 +67,4 @@ const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
 const head = '# Benchmarks\n\nLatest figures of `npm run bench`, one section per command, written by bench/run.ts. Every ratio is measured side by side in one run.\n';
 const sections = (existsSync(file) ? readFileSync(file, 'utf8') : head).split(/^(?=## )/m);
 const kept = sections.filter((sec) => !sec.startsWith(`## ${command}\n`));
-writeFileSync(file, [...kept, report].join('').replace(/\n*$/, '\n'));
+writeFileSync(file, [...kept, report].map((sec) => sec.replace(/\n*$/, '\n\n')).join('').replace(/\n*$/, '\n'));

@@ -38,6 +38,8 @@ export interface BuildResult {
   seconds: number;
   /** Tree-relative paths in the order written, when asked for (benchmarks). */
   order: string[] | undefined;
+  /** Seconds per phase (validation, databases, trees). */
+  phases: Record<string, number>;
 }
 
 export interface BuildOptions {
@@ -89,7 +91,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     });
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
-    return { folder, files: progress.files, bytes: progress.bytes, seconds, order };
+    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases };
   } finally {
     conn.closeSync();
     instance.closeSync();

@@ -21,9 +21,23 @@ export class Progress {
     this.tty = Boolean(out.isTTY);
   }
 
+  /** Seconds spent per phase: a step's text up to its first ':' or ' /' (`radar database: files_x` → `radar database`). */
+  readonly phases: Record<string, number> = {};
+  private phase = '';
+  private phaseStarted = performance.now();
+
   begin(step: string): void {
     this.step = step;
+    const phase = step.split(/:| \//)[0]!.trim();
+    if (phase !== this.phase) this.endPhase(phase);
     this.draw(true);
+  }
+
+  private endPhase(next: string): void {
+    const now = performance.now();
+    if (this.phase) this.phases[this.phase] = (this.phases[this.phase] ?? 0) + (now - this.phaseStarted) / 1000;
+    this.phase = next;
+    this.phaseStarted = now;
   }
 
   wrote(bytes: number, files = 1): void {
@@ -53,6 +67,8 @@ export class Progress {
   }
 
   done(summary: string): void {
-    this.line(summary);
+    this.endPhase('');
+    const phases = Object.entries(this.phases).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
+    this.line(`${summary}\n  (${phases})`);
   }
 }

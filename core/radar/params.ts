@@ -3,6 +3,7 @@
  * The same table documents them (name, default, example, meaning), so docs and behaviour cannot drift.
  */
 import { z } from 'zod';
+import { booleanParam } from '../http/param-schemas.ts';
 import { badParameter } from '../http/errors.ts';
 import { parsePartialDatetime } from './partial-datetime.ts';
 
@@ -51,13 +52,7 @@ const CONTENT_TYPE_NAMES: Record<string, Format> = {
   html: 'html',
 };
 
-const boolean = z.string().transform((v, ctx) => {
-  const s = v.trim().toLowerCase();
-  if (s === 'true') return true;
-  if (s === 'false') return false;
-  ctx.addIssue({ code: 'custom', message: `must be true or false, not '${v}'` });
-  return z.NEVER;
-});
+const boolean = booleanParam;
 
 const contentType = z.string().transform((v, ctx) => {
   const f = CONTENT_TYPE_NAMES[v.trim().toLowerCase()];

@@ -8,6 +8,7 @@
  * generalize.ts's.
  */
 import { z } from 'zod';
+import { booleanParam } from '../http/param-schemas.ts';
 import { badParameter } from '../http/errors.ts';
 import { parseCrs, parseGeoQuery, type GeoQuery } from './geo/params.ts';
 import type { Crs } from './geo/crs.ts';
@@ -31,13 +32,7 @@ export const FILTER_PREFIX: Record<FilterName, string> = {
 export const MAX_LIMIT = 10_000;
 export const MAX_OFFSET = 2_147_483_647;
 
-const boolean = z.string().transform((v, ctx) => {
-  const s = v.trim().toLowerCase();
-  if (s === 'true') return true;
-  if (s === 'false') return false;
-  ctx.addIssue({ code: 'custom', message: `must be true or false, not '${v}'` });
-  return z.NEVER;
-});
+const boolean = booleanParam;
 
 const locale = z.string().transform((v, ctx) => {
   const l = normaliseLocale(v);

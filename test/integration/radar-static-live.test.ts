@@ -3,14 +3,14 @@
  * pass `sha1sum -c`; CSV parses back to the JSON records.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { demoFileContent } from '../../build-scripts/demo/radar/file-content.ts';
 import { RADAR_PREFIX } from '../../core/radar/routes.ts';
 import { VARIANTS } from '../../core/radar/static-tree.ts';
 import { parseCsv } from '../helpers/csv.ts';
-import { runTmp } from '../helpers/paths.ts';
+import { runTmp, walkFiles } from '../helpers/paths.ts';
 import { get, inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
 
 let live: Served;
@@ -27,9 +27,7 @@ afterAll(async () => {
   await fromTree.close();
 });
 
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-}
+
 
 /** The request a static file answers: its API path and the parameters of its variant. */
 function requestOf(file: string): string {
@@ -43,7 +41,7 @@ function requestOf(file: string): string {
 
 describe('static tree equals live endpoint', () => {
   test('every file of the tree, byte for byte', async () => {
-    const files = walk(join(site, 'radarnet'));
+    const files = walkFiles(join(site, 'radarnet'));
     expect(files.length).toBeGreaterThan(1000);
     const mismatches: string[] = [];
     await inParallel(files, 8, async (file) => {

@@ -2,11 +2,11 @@
  * The Timeseries API's static tree and its live endpoint agree to the byte, for every file of the tree; a
  * parameter-free request answers the static file; two builds of one snapshot are identical.
  */
-import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { build } from '../../build-scripts/build.ts';
-import { runTmp } from '../helpers/paths.ts';
+import { runTmp, walkFiles } from '../helpers/paths.ts';
 import { get, inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
 
 let live: Served;
@@ -23,9 +23,7 @@ afterAll(async () => {
   await fromTree.close();
 });
 
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-}
+
 
 /** The request a static file answers. */
 function requestOf(file: string): string {
@@ -38,7 +36,7 @@ function requestOf(file: string): string {
 
 describe('static tree equals live endpoint', () => {
   test('every file of the tree, byte for byte', async () => {
-    const files = walk(join(site, 'api', 'v1'));
+    const files = walkFiles(join(site, 'api', 'v1'));
     // index, 8 collections, 513 resources, 276 series' data: two files each
     expect(files.length).toBe(2 * (1 + 8 + 2 + 4 + 7 + 103 + 11 + 7 + 103 + 276 + 276));
     const mismatches: string[] = [];
@@ -72,8 +70,8 @@ describe('static tree equals live endpoint', () => {
     const out = runTmp(inject('tsSnapshot'), 'ts-dist-again');
     await build({ snapshot: inject('tsSnapshot'), out, quiet: true });
     const again = join(realpathSync(out), 'site');
-    const a = walk(join(site, 'api')).map((f) => relative(site, f)).sort();
-    const b = walk(join(again, 'api')).map((f) => relative(again, f)).sort();
+    const a = walkFiles(join(site, 'api')).map((f) => relative(site, f)).sort();
+    const b = walkFiles(join(again, 'api')).map((f) => relative(again, f)).sort();
     expect(b).toEqual(a);
     const differ = a.filter((f) => !readFileSync(join(site, f)).equals(readFileSync(join(again, f))));
     expect(differ).toEqual([]);

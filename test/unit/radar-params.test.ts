@@ -1,3 +1,4 @@
+import { httpErrorOf } from '../helpers/errors.ts';
 import { describe, expect, test } from 'vitest';
 import { HttpError } from '../../core/http/errors.ts';
 import { negotiate } from '../../core/http/media-types.ts';
@@ -34,15 +35,6 @@ describe('partial datetimes', () => {
   );
 });
 
-function error(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof HttpError) return e;
-    throw e;
-  }
-  throw new Error('no error thrown');
-}
 
 describe('common parameters', () => {
   test('defaults', () => {
@@ -86,7 +78,7 @@ describe('common parameters', () => {
     ['delimiter', 'delimiter=%22'],
     ['includeHeaders', 'includeHeaders=no'],
   ])('bad %s gives 400 naming it, with an example', (name, query) => {
-    const e = error(() => parseRadarParams(new URLSearchParams(query)));
+    const e = httpErrorOf(() => parseRadarParams(new URLSearchParams(query)));
     expect(e.status).toBe(400);
     expect(e.userMessage).toContain(`'${name}'`);
     expect(e.hints[0]).toMatch(new RegExp(`^A valid example: ${name}=`));
@@ -109,7 +101,7 @@ describe('content negotiation', () => {
   });
 
   test('only unproducible types: 406', () => {
-    const e = error(() => negotiate('application/xml, image/png', types));
+    const e = httpErrorOf(() => negotiate('application/xml, image/png', types));
     expect(e.status).toBe(406);
     expect(e.hints.join(' ')).toContain('application/json');
   });

@@ -1,5 +1,5 @@
+import { httpErrorOf } from '../helpers/errors.ts';
 import { describe, expect, test } from 'vitest';
-import { HttpError } from '../../core/http/errors.ts';
 import { CRS84, SUPPORTED_CRS, fromLonLat, lookupCrs, toEastNorth, toLonLat } from '../../core/timeseries/geo/crs.ts';
 import { parseBbox, parseCrs, parseGeoQuery, parseNear } from '../../core/timeseries/geo/params.ts';
 import { selectStations } from '../../core/timeseries/geo/select.ts';
@@ -43,15 +43,6 @@ const BONN = { lon: 7.0982, lat: 50.7374 };
 const BERLIN = { lon: 13.405, lat: 52.52 };
 const COLOGNE = { lon: 6.9583, lat: 50.9413 };
 
-function error(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof HttpError) return e;
-    throw e;
-  }
-  throw new Error('no error thrown');
-}
 
 const point = (c: number[]) => ({ type: 'Point', coordinates: c });
 const bbox = (ll: number[], ur: number[]) => JSON.stringify({ ll: point(ll), ur: point(ur) });
@@ -291,7 +282,7 @@ describe('bad geometry parameters: 400 naming the parameter, with a valid exampl
     ['crs', { crs: '' }],
     ['crs', { crs: 'WGS84-ish' }],
   ])('%s: %j', (name, params) => {
-    const e = error(() => parseGeoQuery(new URLSearchParams(params)));
+    const e = httpErrorOf(() => parseGeoQuery(new URLSearchParams(params)));
     expect(e.status).toBe(400);
     expect(e.userMessage).toMatch(new RegExp(`^Parameter '${name}' `));
     expect(e.hints[0]).toMatch(new RegExp(`^A valid example: ${name}=`));
@@ -304,7 +295,7 @@ describe('bad geometry parameters: 400 naming the parameter, with a valid exampl
         ['bbox', bbox([1, 2], [0, 1])],
         ['near', near([1, 95], -1)],
       ] as const) {
-        const e = error(() => parseGeoQuery(new URLSearchParams({ crs: crs.code, [name]: text })));
+        const e = httpErrorOf(() => parseGeoQuery(new URLSearchParams({ crs: crs.code, [name]: text })));
         const example = e.hints[0]!.replace(`A valid example: ${name}=`, '').replace(/ \(with crs=.*\)$/, '');
         expect(() => parseGeoQuery(new URLSearchParams({ crs: crs.code, [name]: example }))).not.toThrow();
       }

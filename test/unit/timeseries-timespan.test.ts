@@ -1,18 +1,9 @@
+import { httpErrorOf } from '../helpers/errors.ts';
 import { describe, expect, test } from 'vitest';
-import { HttpError } from '../../core/http/errors.ts';
 import { checkMaxTimespan, defaultTimespan, formatTimespan, parsePeriod, parseTimespan } from '../../core/timeseries/timespan.ts';
 
 const ms = (iso: string) => Date.parse(iso);
 
-function error(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof HttpError) return e;
-    throw e;
-  }
-  throw new Error('no error thrown');
-}
 
 describe('timespan: the forms 52°North documents', () => {
   test.each([
@@ -103,7 +94,7 @@ describe('unreadable timespans: 400 naming timespan, with an example', () => {
     'P99999999999Y/2013-01-01',
     "2013-01-01' OR 1=1 --/P1D",
   ])('%j', (text) => {
-    const e = error(() => parseTimespan(text));
+    const e = httpErrorOf(() => parseTimespan(text));
     expect(e.status).toBe(400);
     expect(e.userMessage).toMatch(/^Parameter 'timespan' /);
     expect(e.hints[0]).toBe('A valid example: timespan=PT6H/2013-08-16TZ');
@@ -111,10 +102,10 @@ describe('unreadable timespans: 400 naming timespan, with an example', () => {
   });
 
   test('the message says what is wrong', () => {
-    expect(error(() => parseTimespan('2013-03-01/2013-02-01')).userMessage).toContain('starts after it ends');
-    expect(error(() => parseTimespan('PT0S/2013-01-01')).userMessage).toContain('not longer than zero');
-    expect(error(() => parseTimespan('P1D/P2D')).userMessage).toContain('two periods');
-    expect(error(() => parseTimespan('2013-02-30/P1D')).userMessage).toContain('day 30');
+    expect(httpErrorOf(() => parseTimespan('2013-03-01/2013-02-01')).userMessage).toContain('starts after it ends');
+    expect(httpErrorOf(() => parseTimespan('PT0S/2013-01-01')).userMessage).toContain('not longer than zero');
+    expect(httpErrorOf(() => parseTimespan('P1D/P2D')).userMessage).toContain('two periods');
+    expect(httpErrorOf(() => parseTimespan('2013-02-30/P1D')).userMessage).toContain('day 30');
   });
 });
 
@@ -127,7 +118,7 @@ describe('default, maximum and format', () => {
   test('P1Y1D is the default maximum, compared by calendar', () => {
     expect(checkMaxTimespan(parseTimespan('P1Y1D/2013-08-16TZ'))).toEqual(parseTimespan('P1Y1D/2013-08-16TZ'));
     expect(() => checkMaxTimespan(parseTimespan('2012-02-29/2013-03-01'))).not.toThrow(); // 2013-02-28 + 1 day
-    const e = error(() => checkMaxTimespan(parseTimespan('2012-02-29/2013-03-01T00:00:00.001Z')));
+    const e = httpErrorOf(() => checkMaxTimespan(parseTimespan('2012-02-29/2013-03-01T00:00:00.001Z')));
     expect(e.status).toBe(400);
     expect(e.userMessage).toBe('Requested timespan is too long');
     expect(e.hints.join(' ')).toContain('P1Y1D');
@@ -135,12 +126,12 @@ describe('default, maximum and format', () => {
 
   test('a configured maximum', () => {
     expect(() => checkMaxTimespan(parseTimespan('PT6H/2013-08-16TZ'), 'PT6H')).not.toThrow();
-    expect(error(() => checkMaxTimespan(parseTimespan('PT6H1S/2013-08-16TZ'), 'PT6H')).userMessage).toBe('Requested timespan is too long');
+    expect(httpErrorOf(() => checkMaxTimespan(parseTimespan('PT6H1S/2013-08-16TZ'), 'PT6H')).userMessage).toBe('Requested timespan is too long');
     expect(() => checkMaxTimespan(parseTimespan('PT6H/2013-08-16TZ'), 'six hours')).toThrow(/not an ISO 8601 period/);
   });
 
   test('the hint of a too long span is itself allowed', () => {
-    const e = error(() => checkMaxTimespan(parseTimespan('2010-01-01/2013-08-16TZ')));
+    const e = httpErrorOf(() => checkMaxTimespan(parseTimespan('2010-01-01/2013-08-16TZ')));
     const example = e.hints.find((h) => h.startsWith('A valid example: timespan='))!.replace('A valid example: timespan=', '');
     expect(() => checkMaxTimespan(parseTimespan(example))).not.toThrow();
   });
