@@ -21,14 +21,14 @@ export class Progress {
     this.tty = Boolean(out.isTTY);
   }
 
-  /** Seconds spent per phase: a step's text up to its first ':' or ' /' (`radar database: files_x` → `radar database`). */
+  /** Seconds spent per phase: a step's text up to its first ':' (`radar database: files_x` → `radar database`). */
   readonly phases: Record<string, number> = {};
   private phase = '';
   private phaseStarted = performance.now();
 
   begin(step: string): void {
     this.step = step;
-    const phase = step.split(/:| \//)[0]!.trim();
+    const phase = step.split(':')[0]!.trim();
     if (phase !== this.phase) this.endPhase(phase);
     this.draw(true);
   }

@@ -15,7 +15,7 @@ export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
     await buildCatalogueDb(conn, ctx.tableFile, (name) => progress.begin(`radar database: ${name}`));
     const facts = await readCatalogueFacts(conn);
     if (ctx.writeTree) {
-      progress.begin('radar: counting files');
+      progress.begin('radar tree: counting files');
       progress.totalFiles += await countRadarTreeFiles(conn);
       await writeRadarTree({ conn, facts, writer: ctx.writer, progress });
     }

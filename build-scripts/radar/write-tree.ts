@@ -98,7 +98,7 @@ async function linkSingleView(ctx: RadarTreeContext, route: RadarRoute, v: Varia
 
 export async function writeRadarTree(ctx: RadarTreeContext): Promise<void> {
   for (const route of RADAR_ROUTES) {
-    ctx.progress.begin(`radar ${route.path}`);
+    ctx.progress.begin(`radar tree: ${route.path}`);
     for (const v of routeVariants(route)) {
       if (v.format === 'html') {
         ctx.writer.write(staticFile(`${RADAR_PREFIX}${route.path}`, v), routeDocPage(route));

@@ -34,7 +34,7 @@ export async function writeTimeseriesTree(ctx: TimeseriesTreeContext): Promise<v
   let step = '';
   for (const e of staticEntries(cat)) {
     const kind = e.kind === 'item' ? `${e.collection}/{id}` : e.kind === 'collection' ? e.collection : e.kind;
-    if (kind !== step) ctx.progress.begin(`timeseries ${(step = kind)}`);
+    if (kind !== step) ctx.progress.begin(`timeseries tree: ${(step = kind)}`);
     if (e.kind === 'item') {
       const body = itemAnswer(cat, e.collection, e.index, readItemParams(query(false), e.collection));
       await writer.write(staticFile(e.apiPath, false), body);
