@@ -3,21 +3,13 @@
  * Medians: LTTB and Douglas-Peucker over 10^6 points, and StationIndex `bbox` / `near` over 100,000 random
  * stations against the brute-force scan, measured side by side on the same queries.
  */
+import { mulberry32 } from '../build-scripts/demo/hash.ts';
 import { fileURLToPath } from 'node:url';
 import { douglasPeuckerIndices, lttb, lttbIndices, type TimeValue } from '../core/timeseries/generalize.ts';
 import { scanNear, unitVectors } from '../core/timeseries/geo/sphere.ts';
 import { StationIndex, bruteForceInBox, type LonLatBox } from '../core/timeseries/geo/station-index.ts';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

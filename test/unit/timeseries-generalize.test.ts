@@ -1,18 +1,9 @@
+import { mulberry32 } from '../../build-scripts/demo/hash.ts';
 import { describe, expect, test } from 'vitest';
 import { HttpError } from '../../core/http/errors.ts';
 import { douglasPeucker, douglasPeuckerIndices, generalize, lttb, lttbIndices, parseGeneralizeOptions, toSeries, type TimeValue } from '../../core/timeseries/generalize.ts';
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 type Shape = 'walk' | 'sine' | 'steps' | 'spikes';
 

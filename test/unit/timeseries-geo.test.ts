@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../build-scripts/demo/hash.ts';
 import { httpErrorOf } from '../helpers/errors.ts';
 import { describe, expect, test } from 'vitest';
 import { CRS84, SUPPORTED_CRS, fromLonLat, lookupCrs, toEastNorth, toLonLat } from '../../core/timeseries/geo/crs.ts';
@@ -6,16 +7,7 @@ import { selectStations } from '../../core/timeseries/geo/select.ts';
 import { bruteForceNear, chordLimit, haversineKm, scanNear, unitVectors } from '../../core/timeseries/geo/sphere.ts';
 import { StationIndex, bruteForceInBox, type LonLatBox } from '../../core/timeseries/geo/station-index.ts';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 /** Stations spread over the sphere (uniform by area), a dense cluster over Germany, and edge cases. */
 function stations(n: number, seed: number) {

@@ -10,16 +10,9 @@
  *   stable for a given DuckDB version, which is what byte-identical output needs.
  */
 
-const TWO_POW_32 = 4294967296;
+import { fmix32 } from '../hash.ts';
 
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+const TWO_POW_32 = 4294967296;
 
 function mixWord(h: number, word: number): number {
   let k = Math.imul(word | 0, 0xcc9e2d51);

@@ -10,6 +10,7 @@
  * them: the SQL then only compares each instant with a handful of intervals, far cheaper than
  * drawing the slot's random numbers again for every row.
  */
+import { fmix32 } from '../hash.ts';
 import type { SeriesDef } from './network.ts';
 
 const HOUR = 3_600_000;
@@ -22,16 +23,6 @@ const MAX_OVER_MIN = 200;
 const STREAM_OCCURS = 1;
 const STREAM_START = 2;
 const STREAM_LENGTH = 3;
-
-/** murmur3's 32-bit finaliser. */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /** A uniform number in [0, 1) from four integers (each fully mixed in turn). */
 export function uniform(seed: number, key: number, stream: number, index: number): number {
