@@ -10,7 +10,7 @@ import { RADAR_PREFIX } from '../core/radar/routes.ts';
 import { handleRadar } from './radar-handler.ts';
 import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { handleTimeseries } from './timeseries-handler.ts';
-import { sendError, sendFile } from './respond.ts';
+import { sendError, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
 const SITE_TYPES: Record<string, string> = {
@@ -66,6 +66,6 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
   }
   if (url.pathname === RADAR_PREFIX || url.pathname.startsWith(`${RADAR_PREFIX}/`)) return handleRadar(req, res, url, build, options.liveOnly ?? false);
   const file = await siteFile(build, url.pathname);
-  if (file) return sendFile(req, res, file.path, file.size, SITE_TYPES[extname(file.path)] ?? 'application/octet-stream');
+  if (file && (await trySendFile(req, res, file.path, SITE_TYPES[extname(file.path)] ?? 'application/octet-stream'))) return;
   throw notFound(`No such path: ${url.pathname}`, [`The radar catalogue starts at ${RADAR_PREFIX}/`]);
 }

@@ -1,5 +1,4 @@
 /** Answers `/radarnet/mirror/v3/...`: the static file where one holds the answer, else a live DuckDB query. */
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
@@ -13,7 +12,7 @@ import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
 import { staticFile, variantFor } from '../core/radar/static-tree.ts';
 import { streamKeyedText } from '../lib/duckdb.ts';
-import { API_HEADERS, redirect, sendFile, sendText, writePieces } from './respond.ts';
+import { API_HEADERS, redirect, sendText, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
 const CONTENT_TYPES: Record<Format, string> = {
@@ -74,8 +73,7 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
 
   if (!liveOnly && !needsLiveQuery(params)) {
     const file = join(build.site, staticFile(apiPath, variantFor(format, params.expanded)));
-    const st = await stat(file).catch(() => undefined);
-    if (st?.isFile()) return sendFile(req, res, file, st.size, CONTENT_TYPES[format]);
+    if (await trySendFile(req, res, file, CONTENT_TYPES[format])) return;
   }
   if (!build.radar) throw new HttpError(503, 'This build has no radar catalogue database', { hints: ['Build a snapshot that declares radarnet-mirror-v3'] });
   const radar = build.radar;

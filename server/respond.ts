@@ -1,5 +1,5 @@
 /** Writing responses: common headers, the JSON error body, static files, streamed bodies with back-pressure. */
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, HttpError } from '../core/http/errors.ts';
@@ -26,15 +26,31 @@ export function redirect(req: IncomingMessage, res: ServerResponse, location: st
   sendText(req, res, 301, 'application/json', JSON.stringify({ location }), { Location: location });
 }
 
-export async function sendFile(req: IncomingMessage, res: ServerResponse, path: string, size: number, contentType: string): Promise<void> {
-  res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': size });
-  if (req.method === 'HEAD') {
-    res.end();
-    return;
+/**
+ * Sends a file of the static tree; false, with nothing sent, when there is no such file. The file is opened
+ * before anything is answered, so a file removed meanwhile (an old build pruned) falls back to the caller's
+ * next answer instead of failing half-way.
+ */
+export async function trySendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string): Promise<boolean> {
+  const fh = await open(path, 'r').catch(() => undefined);
+  if (!fh) return false;
+  const st = await fh.stat();
+  if (!st.isFile()) {
+    await fh.close();
+    return false;
   }
-  const stream = createReadStream(path);
+  res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': st.size });
+  if (req.method === 'HEAD') {
+    await fh.close();
+    res.end();
+    return true;
+  }
+  const stream = fh.createReadStream();
+  stream.on('error', () => res.destroy());
+  res.on('close', () => stream.destroy());
   stream.pipe(res);
   await once(stream, 'close');
+  return true;
 }
 
 /** Resolves when the response can take more (drain) or is gone (close), leaving no listener behind. */

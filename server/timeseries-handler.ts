@@ -3,7 +3,6 @@
  * only parameters are those of a static variant), else a live answer from the in-memory catalogue and, for
  * data, the timeseries database. Both are computed by the same core functions, so they are the same bytes.
  */
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
@@ -16,17 +15,13 @@ import { collectionIsStatic, itemIsStatic, readCollectionParams, readItemParams,
 import { allowedMethods, matchTimeseriesPath, TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { staticFile } from '../core/timeseries/static-tree.ts';
 import { duckSeriesSource } from '../lib/timeseries-store.ts';
-import { API_HEADERS, redirect, sendFile, sendText } from './respond.ts';
+import { API_HEADERS, redirect, sendText, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { handlePostData, sendJsonBytes, type Timeseries } from './timeseries-data.ts';
 
 /** Sends the static file of an API path's variant; false when the tree has none. */
 async function sendStatic(req: IncomingMessage, res: ServerResponse, build: ServedBuild, apiPath: string, expanded: boolean): Promise<boolean> {
-  const file = join(build.site, staticFile(apiPath, expanded));
-  const st = await stat(file).catch(() => undefined);
-  if (!st?.isFile()) return false;
-  await sendFile(req, res, file, st.size, JSON_TYPE);
-  return true;
+  return trySendFile(req, res, join(build.site, staticFile(apiPath, expanded)), JSON_TYPE);
 }
 
 function idOf(cat: Catalogue, collection: CollectionName, id: string): number {

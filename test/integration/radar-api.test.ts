@@ -2,6 +2,8 @@
  * The radar catalogue API over a generated demo snapshot: every route, the spec's six rules, the filters
  * against brute force over the full records, and every kind of bad input.
  */
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { get, startEndpoint, type Served } from '../helpers/servers.ts';
@@ -274,5 +276,25 @@ describe('bad input: status and the JSON error body', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect(await res.json()).toMatchObject({ statusCode: 405 });
+  });
+});
+
+describe('a file missing from the static tree', () => {
+  test('is answered by a query with the same bytes', async () => {
+    // A private copy of the build, so removing a file does not disturb other tests.
+    const dir = mkdtempSync(join(realpathSync(inject('demoBuild')), '..', 'vanish-'));
+    cpSync(realpathSync(inject('demoBuild')), join(dir, 'build'), { recursive: true });
+    const own = await startEndpoint(join(dir, 'build'));
+    try {
+      const file = join(dir, 'build', 'site/radarnet/mirror/v3/radars.json');
+      const bytes = readFileSync(file);
+      unlinkSync(file);
+      const r = await get(own.url, `${P}/radars`);
+      expect(r.status).toBe(200);
+      expect(r.body.equals(bytes)).toBe(true);
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
