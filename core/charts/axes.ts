@@ -1,0 +1,72 @@
+/** Axes and grid: the UTC time axis, one y axis per unit, grid lines at the ticks. */
+import { precisionFixed } from 'd3-format';
+import { CHART_STRINGS, numberLocale, utcTickFormat, type Language } from './locale.ts';
+import { yTickCount, type Layout, type YAxis } from './scales.ts';
+import { el, num, text } from './svg.ts';
+
+const AXIS_COLOR = '#333333';
+const GRID_COLOR = '#e0e0e0';
+const TICK = 5;
+
+export function xTicks(l: Layout): Date[] {
+  return l.x.ticks(Math.max(2, Math.floor((l.plot.right - l.plot.left) / 110)));
+}
+
+export function yTicks(a: YAxis, l: Layout): number[] {
+  return a.scale.ticks(yTickCount(l.plot.bottom - l.plot.top));
+}
+
+export function renderGrid(l: Layout): string {
+  const lines: string[] = [];
+  for (const t of xTicks(l)) {
+    const x = l.x(t);
+    lines.push(el('line', { x1: x, x2: x, y1: l.plot.top, y2: l.plot.bottom }));
+  }
+  const first = l.axes[0];
+  if (first !== undefined) {
+    for (const v of yTicks(first, l)) {
+      const y = first.scale(v);
+      lines.push(el('line', { x1: l.plot.left, x2: l.plot.right, y1: y, y2: y }));
+    }
+  }
+  return el('g', { class: 'grid', stroke: GRID_COLOR, 'stroke-width': 1 }, lines.join(''));
+}
+
+export function renderXAxis(l: Layout, lang: Language): string {
+  const fmt = utcTickFormat(lang);
+  const y = l.plot.bottom;
+  const parts = [el('line', { x1: l.plot.left, x2: l.plot.right, y1: y, y2: y, stroke: AXIS_COLOR })];
+  for (const t of xTicks(l)) {
+    const x = l.x(t);
+    parts.push(el('line', { x1: x, x2: x, y1: y, y2: y + TICK, stroke: AXIS_COLOR }));
+    parts.push(text({ x, y: y + TICK + 12, 'text-anchor': 'middle' }, fmt(t)));
+  }
+  parts.push(text({ class: 'axis-title', x: (l.plot.left + l.plot.right) / 2, y: y + 38, 'text-anchor': 'middle' },
+    CHART_STRINGS[lang].timeAxis));
+  return el('g', { class: 'axis axis-x', fill: AXIS_COLOR }, parts.join(''));
+}
+
+function valueFormat(a: YAxis, ticks: readonly number[], lang: Language): (n: number) => string {
+  const [d0, d1] = a.scale.domain() as [number, number];
+  const step = ticks.length > 1 ? Math.abs(ticks[1]! - ticks[0]!) : Math.abs(d1 - d0) / 5 || 1;
+  return numberLocale(lang).format(`,.${precisionFixed(step)}f`);
+}
+
+export function renderYAxis(a: YAxis, index: number, l: Layout, lang: Language): string {
+  const ticks = yTicks(a, l);
+  const fmt = valueFormat(a, ticks, lang);
+  const dir = a.side === 'left' ? -1 : 1;
+  const parts = [el('line', { x1: a.x, x2: a.x, y1: l.plot.top, y2: l.plot.bottom, stroke: AXIS_COLOR })];
+  for (const v of ticks) {
+    const y = a.scale(v);
+    parts.push(el('line', { x1: a.x, x2: a.x + dir * TICK, y1: y, y2: y, stroke: AXIS_COLOR }));
+    parts.push(text({ x: a.x + dir * (TICK + 3), y: y + 4, 'text-anchor': dir < 0 ? 'end' : 'start' }, fmt(v)));
+  }
+  const tx = a.x + dir * 52;
+  const ty = (l.plot.top + l.plot.bottom) / 2;
+  parts.push(text({
+    class: 'axis-title', x: tx, y: ty, 'text-anchor': 'middle',
+    transform: `rotate(${dir < 0 ? -90 : 90} ${num(tx)} ${num(ty)})`,
+  }, a.label));
+  return el('g', { class: `axis axis-y axis-y-${index}`, fill: AXIS_COLOR }, parts.join(''));
+}

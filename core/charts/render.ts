@@ -1,0 +1,73 @@
+/**
+ * renderChartSvg: a chart as a standalone SVG string. Pure (no DOM, no I/O) and deterministic: the same
+ * spec gives the same bytes; numbers are rounded to 2 decimals and ids are derived from the series ids.
+ */
+import { renderGrid, renderXAxis, renderYAxis } from './axes.ts';
+import { renderBars } from './bars.ts';
+import { renderLegend } from './legend.ts';
+import { renderLine, renderReferenceValue } from './lines.ts';
+import { CHART_STRINGS, isLanguage, type Language } from './locale.ts';
+import { layout, type Layout, type PreparedSeries } from './scales.ts';
+import { DEFAULTS, pointCount, type ChartSpec } from './spec.ts';
+import { el, esc, hash, num, text } from './svg.ts';
+
+function size(n: number | undefined, fallback: number): number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 50 ? Math.round(n) : fallback;
+}
+
+function renderSeries(p: PreparedSeries, l: Layout, clipId: string): string {
+  const axis = l.axes[p.axis]!;
+  const body = p.style.kind === 'bar'
+    ? renderBars(p.buckets, p.style, l.x, axis.scale)
+    : renderLine(p.series.points, p.style, l.x, axis.scale);
+  const refs = (p.series.referenceValues ?? [])
+    .map((r) => renderReferenceValue(r, p.style.color, l.x, axis.scale, +l.x.domain()[1]!))
+    .join('');
+  return el('g', {
+    class: `series series-${p.style.kind}`,
+    'data-series': p.series.id,
+    'clip-path': `url(#${clipId})`,
+  }, refs + body);
+}
+
+export function renderChartSvg(spec: ChartSpec): string {
+  const width = size(spec.width, DEFAULTS.width);
+  const height = size(spec.height, DEFAULTS.height);
+  const grid = spec.grid ?? DEFAULTS.grid;
+  const legend = spec.legend ?? DEFAULTS.legend;
+  const lang: Language = isLanguage(spec.language) ? spec.language : DEFAULTS.language;
+  const strings = CHART_STRINGS[lang];
+  const l = layout(width, height, spec.series, spec.timespan, legend ? spec.series.length : 0);
+
+  const key = `sc-${hash(JSON.stringify(spec.series.map((s) => s.id)))}`;
+  const clipId = `${key}-clip`;
+  const title = spec.title ?? (spec.series.length > 0 ? spec.series.map((s) => s.name).join('; ') : strings.chart);
+  const { left, top, right, bottom } = l.plot;
+
+  // Bars below lines; otherwise the spec's order.
+  const ordered = [...l.series.filter((p) => p.style.kind === 'bar'), ...l.series.filter((p) => p.style.kind === 'line')];
+  const hasData = spec.series.some((s) => pointCount(s.points) > 0);
+
+  const parts = [
+    el('title', { id: `${key}-title` }, esc(title)),
+    el('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }),
+    el('defs', {}, el('clipPath', { id: clipId }, el('rect', { x: left, y: top, width: right - left, height: bottom - top }))),
+    grid ? renderGrid(l) : '',
+    ...ordered.map((p) => renderSeries(p, l, clipId)),
+    renderXAxis(l, lang),
+    ...l.axes.map((a, i) => renderYAxis(a, i, l, lang)),
+    legend ? renderLegend(l) : '',
+    hasData ? '' : text({ x: (left + right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle', fill: '#777777' }, strings.noData),
+  ].filter((s) => s !== '');
+
+  return el('svg', {
+    xmlns: 'http://www.w3.org/2000/svg',
+    width,
+    height,
+    viewBox: `0 0 ${num(width)} ${num(height)}`,
+    role: 'img',
+    'aria-labelledby': `${key}-title`,
+    'font-family': 'sans-serif',
+    'font-size': 11,
+  }, '\n' + parts.join('\n') + '\n') + '\n';
+}
