@@ -2,8 +2,8 @@
  * The baseline a static build is measured against: a plain loop writing the same bytes to the same paths
  * (writeFileSync, directories made once), on the same disk.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export interface TreeFile {
   rel: string;
@@ -13,20 +13,6 @@ export interface TreeFile {
 /** The files of a tree in a given order (the order a build wrote them). */
 export function readFiles(root: string, order: string[]): TreeFile[] {
   return order.map((rel) => ({ rel, bytes: readFileSync(join(root, rel)) }));
-}
-
-/** Every file of a tree, in the order a directory walk finds them. */
-export function readTree(root: string): TreeFile[] {
-  const out: TreeFile[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push({ rel: relative(root, p), bytes: readFileSync(p) });
-    }
-  };
-  walk(root);
-  return out;
 }
 
 /** Writes the files under `target` (removed first); returns seconds taken. */

@@ -18,9 +18,3 @@ export function rssOf(pid: number): { rssMb: number; peakMb: number } {
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
-
-export async function timeIt<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const t0 = performance.now();
-  const r = await fn();
-  return [performance.now() - t0, r];
-}

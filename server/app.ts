@@ -27,7 +27,7 @@ const SITE_TYPES: Record<string, string> = {
 };
 
 /** A file of the site for a request path, never outside it. */
-async function siteFile(build: ServedBuild, pathname: string): Promise<{ path: string; size: number } | undefined> {
+async function siteFile(build: ServedBuild, pathname: string): Promise<string | undefined> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
@@ -41,7 +41,7 @@ async function siteFile(build: ServedBuild, pathname: string): Promise<{ path: s
     const path = join(build.site, candidate);
     if (!path.startsWith(build.site + sep) && path !== build.site) continue;
     const st = await stat(path).catch(() => undefined);
-    if (st?.isFile()) return { path, size: st.size };
+    if (st?.isFile()) return path;
   }
   return undefined;
 }
@@ -66,6 +66,6 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
   }
   if (url.pathname === RADAR_PREFIX || url.pathname.startsWith(`${RADAR_PREFIX}/`)) return handleRadar(req, res, url, build, options.liveOnly ?? false);
   const file = await siteFile(build, url.pathname);
-  if (file && (await trySendFile(req, res, file.path, SITE_TYPES[extname(file.path)] ?? 'application/octet-stream'))) return;
+  if (file && (await trySendFile(req, res, file, SITE_TYPES[extname(file)] ?? 'application/octet-stream'))) return;
   throw notFound(`No such path: ${url.pathname}`, [`The radar catalogue starts at ${RADAR_PREFIX}/`]);
 }

@@ -6,8 +6,6 @@
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
-export class OutputError extends Error {}
-
 function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
@@ -16,7 +14,7 @@ async function currentTarget(out: string): Promise<string | undefined> {
   const st = await lstat(out).catch(() => undefined);
   if (!st) return undefined;
   if (!st.isSymbolicLink()) {
-    throw new OutputError(`${out} exists and is not a link to a snapcat build; move it away or choose another --out`);
+    throw new Error(`${out} exists and is not a link to a snapcat build; move it away or choose another --out`);
   }
   return resolve(dirname(out), await readlink(out));
 }

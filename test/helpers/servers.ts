@@ -1,10 +1,18 @@
 /** Endpoints on port 0 over a build, for integration tests. */
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { serve } from '../../server/main.ts';
 
 export type Served = Awaited<ReturnType<typeof serve>>;
 
 export async function startEndpoint(build: string, opts: { liveOnly?: boolean } = {}): Promise<Served> {
   return serve({ build, port: 0, host: '127.0.0.1', ...opts });
+}
+
+/** Two endpoints over one build: one answering from the static tree, one by queries only; and the tree's folder. */
+export async function startTreeAndLive(build: string): Promise<{ fromTree: Served; live: Served; site: string; close(): Promise<void> }> {
+  const [fromTree, live] = await Promise.all([startEndpoint(build), startEndpoint(build, { liveOnly: true })]);
+  return { fromTree, live, site: join(realpathSync(build), 'site'), close: async () => void (await Promise.all([fromTree.close(), live.close()])) };
 }
 
 export interface Got {

@@ -3,7 +3,7 @@
  * pass `sha1sum -c`; CSV parses back to the JSON records.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { demoFileContent } from '../../build-scripts/demo/radar/file-content.ts';
@@ -11,23 +11,17 @@ import { RADAR_PREFIX } from '../../core/radar/routes.ts';
 import { VARIANTS } from '../../core/radar/static-tree.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { runTmp, walkFiles } from '../helpers/paths.ts';
-import { get, inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
+import { get, inParallel, startTreeAndLive, type Served } from '../helpers/servers.ts';
 
 let live: Served;
 let fromTree: Served;
 let site: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  live = await startEndpoint(inject('demoBuild'), { liveOnly: true });
-  fromTree = await startEndpoint(inject('demoBuild'));
-  site = join(realpathSync(inject('demoBuild')), 'site');
+  ({ live, fromTree, site, close } = await startTreeAndLive(inject('demoBuild')));
 });
-afterAll(async () => {
-  await live.close();
-  await fromTree.close();
-});
-
-
+afterAll(() => close());
 
 /** The request a static file answers: its API path and the parameters of its variant. */
 function requestOf(file: string): string {

@@ -7,23 +7,17 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { build } from '../../build-scripts/build.ts';
 import { runTmp, walkFiles } from '../helpers/paths.ts';
-import { get, inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
+import { get, inParallel, startEndpoint, startTreeAndLive, type Served } from '../helpers/servers.ts';
 
 let live: Served;
 let fromTree: Served;
 let site: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  live = await startEndpoint(inject('tsBuild'), { liveOnly: true });
-  fromTree = await startEndpoint(inject('tsBuild'));
-  site = join(realpathSync(inject('tsBuild')), 'site');
+  ({ live, fromTree, site, close } = await startTreeAndLive(inject('tsBuild')));
 });
-afterAll(async () => {
-  await live.close();
-  await fromTree.close();
-});
-
-
+afterAll(() => close());
 
 /** The request a static file answers. */
 function requestOf(file: string): string {
