@@ -9,7 +9,8 @@ import { HttpError, notFound } from '../core/http/errors.ts';
 import { RADAR_PREFIX } from '../core/radar/routes.ts';
 import { handleRadar } from './radar-handler.ts';
 import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
-import { handleTimeseries } from './timeseries-handler.ts';
+import { handleTimeseries, type TimeseriesOptions } from './timeseries-handler.ts';
+import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { sendError, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
@@ -49,18 +50,27 @@ async function siteFile(build: ServedBuild, pathname: string): Promise<string | 
 export interface AppOptions {
   /** Answer every API request by a query, never from the static tree (to check that both give the same bytes). */
   liveOnly?: boolean;
+  /**
+   * The chart renderer; by default one of the app's own, whose browser starts on the first chart request
+   * and closes with the server.
+   */
+  renderer?: ChartRenderer;
 }
 
 export function createApp(getBuild: () => ServedBuild, options: AppOptions = {}): Server {
-  return createServer((req, res) => {
-    void handle(req, res, getBuild(), options).catch((e: unknown) => sendError(req, res, e));
+  const own = options.renderer === undefined;
+  const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
+  const server = createServer((req, res) => {
+    void handle(req, res, getBuild(), options, ts).catch((e: unknown) => sendError(req, res, e));
   });
+  if (own) server.on('close', () => void ts.renderer.close());
+  return server;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions, ts: TimeseriesOptions): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   // The Timeseries API checks methods itself: POST is allowed on /api/v1/timeseries/getData.
-  if (url.pathname === TIMESERIES_PREFIX || url.pathname.startsWith(`${TIMESERIES_PREFIX}/`)) return handleTimeseries(req, res, url, build, options.liveOnly ?? false);
+  if (url.pathname === TIMESERIES_PREFIX || url.pathname.startsWith(`${TIMESERIES_PREFIX}/`)) return handleTimeseries(req, res, url, build, ts);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: 'GET, HEAD' } });
   }

@@ -8,18 +8,23 @@ import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { openServedBuild } from './served-build.ts';
+import { ChartRenderer } from '../lib/chart-renderer.ts';
 
 export async function serve(opts: { build: string; port: number; host: string } & AppOptions) {
   const build = await openServedBuild(realpathSync(opts.build));
-  const server = createApp(() => build, opts);
+  const renderer = opts.renderer ?? new ChartRenderer();
+  const server = createApp(() => build, { ...opts, renderer });
   await new Promise<void>((resolve) => server.listen(opts.port, opts.host, resolve));
   const address = server.address() as AddressInfo;
   return {
     server,
     build,
+    renderer,
     url: `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`,
     async close() {
+      server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!opts.renderer) await renderer.close();
       build.close();
     },
   };

@@ -41,11 +41,11 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
-export function parseJsonBody(body: Buffer): unknown {
+export function parseJsonBody(body: Buffer, example = POST_EXAMPLE): unknown {
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (e) {
-    throw new HttpError(400, `The request body is not JSON: ${(e as Error).message}`, { hints: [`A valid example: ${POST_EXAMPLE}`] });
+    throw new HttpError(400, `The request body is not JSON: ${(e as Error).message}`, { hints: [`A valid example: ${example}`] });
   }
 }
 

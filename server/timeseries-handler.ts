@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { collectionAnswer, indexAnswer, itemAnswer, searchAnswer } from '../core/timeseries/answer.ts';
 import type { Catalogue, CollectionName } from '../core/timeseries/catalogue.ts';
-import { chooseRepresentation, JSON_TYPE, prerenderedChart } from '../core/timeseries/charts.ts';
+import { chooseRepresentation, JSON_TYPE } from '../core/timeseries/charts.ts';
 import { answerData } from '../core/timeseries/data.ts';
 import { readGetData } from '../core/timeseries/data-request.ts';
 import { collectionIsStatic, itemIsStatic, readCollectionParams, readItemParams, readParam } from '../core/timeseries/params.ts';
@@ -18,6 +18,8 @@ import { duckSeriesSource } from '../lib/timeseries-store.ts';
 import { API_HEADERS, redirect, sendText, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { handlePostData, sendJsonBytes, type Timeseries } from './timeseries-data.ts';
+import { handleGetChart, handlePostChart, handlePrerendered } from './timeseries-charts.ts';
+import type { ChartRenderer } from '../lib/chart-renderer.ts';
 
 /** Sends the static file of an API path's variant; false when the tree has none. */
 async function sendStatic(req: IncomingMessage, res: ServerResponse, build: ServedBuild, apiPath: string, expanded: boolean): Promise<boolean> {
@@ -30,7 +32,14 @@ function idOf(cat: Catalogue, collection: CollectionName, id: string): number {
   return i;
 }
 
-export async function handleTimeseries(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false): Promise<void> {
+export interface TimeseriesOptions {
+  /** Answer by a query, never from the static tree. */
+  liveOnly: boolean;
+  /** The process's chart renderer (PNG and PDF). */
+  renderer: ChartRenderer;
+}
+
+export async function handleTimeseries(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, options: TimeseriesOptions): Promise<void> {
   const method = req.method ?? 'GET';
   if (url.pathname === TIMESERIES_PREFIX && (method === 'GET' || method === 'HEAD')) return redirect(req, res, `${TIMESERIES_PREFIX}/${url.search}`);
   const match = matchTimeseriesPath(url.pathname);
@@ -52,11 +61,12 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
   if (route.kind === 'chart') {
     // an image path (`lastDay`, `lastDay.png`): no JSON to negotiate
     idOf(cat, 'timeseries', route.id);
-    return prerenderedChart(route.id);
+    return handlePrerendered(req, res, build, route, match.extension);
   }
-  chooseRepresentation(req.headers.accept, match.extension);
+  const charts = route.kind === 'getData' || route.kind === 'postData';
+  const representation = chooseRepresentation(req.headers.accept, match.extension, charts);
   const q = url.searchParams;
-  const fromTree = (expanded: boolean) => !liveOnly && sendStatic(req, res, build, apiPath, expanded);
+  const fromTree = (expanded: boolean) => !options.liveOnly && sendStatic(req, res, build, apiPath, expanded);
 
   switch (route.kind) {
     case 'index': {
@@ -83,12 +93,14 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
     }
     case 'getData': {
       const k = idOf(cat, 'timeseries', route.id);
+      if (representation !== 'json') return handleGetChart(req, res, ts, options.renderer, representation, k, q);
       const { request, isStatic } = readGetData(q, cat, k);
       if (isStatic && (await fromTree(request.expanded))) return;
       const body = await ts.pool.with((conn) => answerData(cat, duckSeriesSource(conn), request));
       return sendJsonBytes(req, res, body);
     }
     case 'postData':
+      if (representation !== 'json') return handlePostChart(req, res, ts, options.renderer, representation, q);
       return handlePostData(req, res, ts, q);
   }
 }

@@ -85,7 +85,7 @@ export type PlainStyle = LineStyle | BarStyle;
 /** A normalised chart style: reference value styles, by reference value id, next to `properties`. */
 export type ChartStyle = PlainStyle & { referenceValueStyleProperties: Record<string, PlainStyle> };
 
-function normaliseStyle(s: z.infer<typeof styleSchema>): ChartStyle {
+export function normaliseStyle(s: z.infer<typeof styleSchema>): ChartStyle {
   const { referenceValueStyleProperties: inner, ...properties } = s.properties;
   const refs = { ...(s.referenceValueStyleProperties ?? {}), ...(inner ?? {}) } as Record<string, PlainStyle>;
   return { chartType: s.chartType, properties, referenceValueStyleProperties: refs } as ChartStyle;

@@ -1,46 +1,60 @@
 /**
- * CHARTS ARE NOT IN THIS BUILD. This module is the one place that answers every chart request (PNG and PDF,
- * by `Accept`, by a `.png`/`.pdf` path extension, and the pre-rendered `/timeseries/{id}/{interval}`
- * images); the chart work replaces it. Until then:
- * - a request that selects `image/png` or `application/pdf`: 406 with the JSON error body and a hint that
- *   charts are not available in this build;
- * - a pre-rendered chart: 404 "No pre-rendered chart found for timeseries '<id>'" (DECISIONS.md), as no
- *   image has been rendered.
+ * Which representation a Timeseries API request gets, and where pre-rendered charts live.
+ *
+ * - JSON everywhere; `image/png` and `application/pdf` on the data paths (`GET /timeseries/{id}/getData`,
+ *   `POST /timeseries/getData`). A path extension (`.json`, `.png`, `.pdf`) wins over `Accept` (DECISIONS.md).
+ *   Asking for a chart type elsewhere is 406 naming where charts are.
+ * - Pre-rendered charts (`/timeseries/{id}/{interval}`, `interval` is `lastDay`, `lastWeek` or `lastMonth`,
+ *   optionally followed by `_<chartQualifier>` as 52°North names them, and by `.png`): the static tree holds
+ *   them as `api/v1/timeseries/<id>/<interval>[_<qualifier>].png`. None there: 404 "No pre-rendered chart
+ *   found for timeseries '<id>'".
  */
 import { HttpError, notFound } from '../http/errors.ts';
 import { negotiate } from '../http/media-types.ts';
+import type { PrerenderInterval } from '../snapshot/timeseries-config.ts';
 import type { PathExtension } from './routes.ts';
 
 export const JSON_TYPE = 'application/json';
-export const CHART_MEDIA_TYPES = ['image/png', 'application/pdf'] as const;
+export const PNG_TYPE = 'image/png';
+export const PDF_TYPE = 'application/pdf';
+export type Representation = 'json' | 'png' | 'pdf';
 
-export function chartsNotAvailable(): HttpError {
-  return new HttpError(406, 'Charts (image/png, application/pdf) are not available in this build', {
-    hints: ['This build answers application/json only', `A valid example: Accept: ${JSON_TYPE}`],
+const BY_TYPE: Record<string, Representation> = { [JSON_TYPE]: 'json', [PNG_TYPE]: 'png', [PDF_TYPE]: 'pdf' };
+export const MEDIA_TYPE: Record<Representation, string> = { json: JSON_TYPE, png: PNG_TYPE, pdf: PDF_TYPE };
+
+function chartsOnlyOnData(): HttpError {
+  return new HttpError(406, 'Charts (image/png, application/pdf) are rendered only from data paths', {
+    hints: [
+      'A chart of one timeseries: GET /api/v1/timeseries/{id}/getData.png (or .pdf for a report)',
+      'A chart of several: POST /api/v1/timeseries/getData with Accept: image/png',
+      `This path produces: ${JSON_TYPE}`,
+    ],
   });
 }
 
-function namesChartType(accept: string): boolean {
-  return /(^|[,\s])(image\/png|application\/pdf)\b/i.test(accept);
-}
-
-/**
- * The representation of a request: JSON, chosen by the path extension (which wins) or by `Accept`.
- * Throws 406 for anything else, with the charts hint when a chart type was asked for.
- */
-export function chooseRepresentation(accept: string | undefined, extension: PathExtension | undefined): 'json' {
-  if (extension === 'json') return 'json';
-  if (extension === 'png' || extension === 'pdf') throw chartsNotAvailable();
+/** The representation of a request; `charts` says whether the path renders charts. Throws 406. */
+export function chooseRepresentation(accept: string | undefined, extension: PathExtension | undefined, charts: boolean): Representation {
+  if (extension !== undefined) {
+    if (extension !== 'json' && !charts) throw chartsOnlyOnData();
+    return extension;
+  }
+  const producible = charts ? [JSON_TYPE, PNG_TYPE, PDF_TYPE] : [JSON_TYPE];
   try {
-    negotiate(accept, [JSON_TYPE]);
+    return BY_TYPE[negotiate(accept, producible)]!;
   } catch (e) {
-    if (accept !== undefined && namesChartType(accept)) throw chartsNotAvailable();
+    if (!charts && accept !== undefined && /(^|[,\s])(image\/png|application\/pdf)\b/i.test(accept)) throw chartsOnlyOnData();
     throw e;
   }
-  return 'json';
 }
 
-/** `/timeseries/{id}/{lastDay|lastWeek|lastMonth}` of an existing series. */
-export function prerenderedChart(id: string): never {
-  throw notFound(`No pre-rendered chart found for timeseries '${id}'`, [`Raw data: /api/v1/timeseries/${id}/getData`]);
+/** The static tree's file of a pre-rendered chart (relative to the site root). */
+export function prerenderedFile(id: string, interval: PrerenderInterval, qualifier?: string): string {
+  return `api/v1/timeseries/${encodeURIComponent(id)}/${interval}${qualifier ? `_${qualifier}` : ''}.png`;
+}
+
+export function noPrerenderedChart(id: string): HttpError {
+  return notFound(`No pre-rendered chart found for timeseries '${id}'`, [
+    `A chart rendered on demand: /api/v1/timeseries/${id}/getData.png`,
+    `Pre-rendered charts are lastDay, lastWeek or lastMonth where the snapshot's configuration names them, e.g. /api/v1/timeseries/${id}/lastWeek`,
+  ]);
 }

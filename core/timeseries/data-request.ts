@@ -30,9 +30,10 @@ const OPTION_KEYS = ['timespan', 'format', 'expanded', 'generalize', 'generalizi
 
 export const POST_EXAMPLE = '{"timespan":"PT6H/2024-01-08TZ","timeseries":["ts_koeln_rhein_water_level"]}';
 
-type Options = Omit<DataRequest, 'series' | 'mode'> & { filters: Filters; timespanGiven: boolean };
+export type DataOptions = Omit<DataRequest, 'series' | 'mode'> & { filters: Filters; timespanGiven: boolean };
 
-function readOptions(query: URLSearchParams, cat: Catalogue): Options {
+/** The data options of a query (or of a POST body merged into one): timespan, format, generalizer, filters. */
+export function readDataOptions(query: URLSearchParams, cat: Catalogue): DataOptions {
   const timespan = query.get('timespan');
   const span = checkMaxTimespan(timespan === null ? defaultTimespan(cat.takenAt) : parseTimespan(timespan), cat.config.maxTimespan);
   let generalize: DataRequest['generalize'];
@@ -59,7 +60,7 @@ export interface GetDataRequest {
 
 /** `GET /timeseries/{id}/getData`; `k` is the series' position. */
 export function readGetData(query: URLSearchParams, cat: Catalogue, k: number): GetDataRequest {
-  const o = readOptions(query, cat);
+  const o = readDataOptions(query, cat);
   const s = cat.timeseries[k]!;
   if (hasFilters(o.filters) && !seriesMatches(cat, s, o.filters)) {
     throw notFound(`Timeseries '${s.id}' does not match the filters given`, [`Without filters: /api/v1/timeseries/${s.id}/getData`]);
@@ -89,7 +90,7 @@ export function readPostData(body: unknown, query: URLSearchParams, cat: Catalog
   }
   const ids = timeseriesIds.safeParse(fields['timeseries']);
   if (!ids.success) throw badParameter('timeseries', ids.error.issues[0]?.message ?? 'cannot be read', POST_EXAMPLE);
-  const o = readOptions(merged, cat);
+  const o = readDataOptions(merged, cat);
   const series: number[] = [];
   for (const id of new Set(ids.data)) {
     const k = cat.ids.timeseries.get(id);

@@ -17,7 +17,8 @@ export type TimeseriesRoute =
   | { kind: 'search' }
   | { kind: 'getData'; id: string }
   | { kind: 'postData' }
-  | { kind: 'chart'; id: string; interval: PrerenderInterval };
+  /** `/timeseries/{id}/{name}`: a pre-rendered chart; `interval` undefined when `name` is none of them. */
+  | { kind: 'chart'; id: string; name: string; interval: PrerenderInterval | undefined; qualifier: string | undefined };
 
 export type PathExtension = 'json' | 'png' | 'pdf';
 
@@ -35,9 +36,9 @@ export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; descript
     { method: 'GET' as const, path: `/${c}`, description: `The ${c} collection (filters, paging${c === 'stations' ? ', crs, bbox, near' : ''}${c === 'timeseries' ? ', status_intervals, rendering_hints, force_latest_values' : ''}).` },
     { method: 'GET' as const, path: `/${c}/{id}`, description: `One of the ${c}.` },
   ]),
-  { method: 'GET', path: '/timeseries/{id}/getData', description: 'Raw data of one timeseries (tvp or highchart).' },
-  { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart (lastDay, lastWeek, lastMonth).' },
-  { method: 'POST', path: '/timeseries/getData', description: 'Raw data of several timeseries ({"timespan", "timeseries": [ids]}).' },
+  { method: 'GET', path: '/timeseries/{id}/getData', description: 'Raw data of one timeseries (tvp or highchart); with Accept image/png or application/pdf (or .png, .pdf), a chart or report (style, legend, grid, width, height, locale, base64).' },
+  { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart PNG (lastDay, lastWeek, lastMonth; with a configured chartQualifier: lastWeek_<qualifier>).' },
+  { method: 'POST', path: '/timeseries/getData', description: 'Raw data of several timeseries ({"timespan", "timeseries": [ids]}); with Accept image/png or application/pdf, a chart or report ({"timespan", "styleOptions": {id: style}, "width", "height", "legend", "grid", "language"}).' },
 ];
 
 function segment(raw: string): string | undefined {
@@ -70,6 +71,9 @@ export function matchTimeseriesPath(pathname: string): PathMatch | undefined {
   return route && { route, extension, apiPath };
 }
 
+/** `lastWeek` or `lastWeek_with_legend`: an interval and 52°North's optional chart qualifier. */
+const CHART_NAME = /^([A-Za-z]+)(?:_([A-Za-z0-9_-]+))?$/;
+
 function routeOf(segs: string[]): TimeseriesRoute | undefined {
   const [a, b, c] = segs;
   const collection = (COLLECTIONS as readonly string[]).includes(a!) ? (a as CollectionName) : undefined;
@@ -84,7 +88,9 @@ function routeOf(segs: string[]): TimeseriesRoute | undefined {
   }
   if (segs.length === 3 && collection === 'timeseries') {
     if (c === 'getData') return { kind: 'getData', id: b! };
-    if ((PRERENDER_INTERVALS as readonly string[]).includes(c!)) return { kind: 'chart', id: b!, interval: c as PrerenderInterval };
+    const m = CHART_NAME.exec(c!);
+    const interval = m && (PRERENDER_INTERVALS as readonly string[]).includes(m[1]!) ? (m[1] as PrerenderInterval) : undefined;
+    return { kind: 'chart', id: b!, name: c!, interval, qualifier: interval ? m![2] : undefined };
   }
   return undefined;
 }

@@ -25,13 +25,15 @@ describe('paths', () => {
     ['/api/v1/timeseries/ts_x/getData.json', { kind: 'getData', id: 'ts_x' }, 'json', '/api/v1/timeseries/ts_x/getData'],
     ['/api/v1/timeseries/ts_x/getData.png', { kind: 'getData', id: 'ts_x' }, 'png', '/api/v1/timeseries/ts_x/getData'],
     ['/api/v1/timeseries/getData', { kind: 'postData' }, undefined, '/api/v1/timeseries/getData'],
-    ['/api/v1/timeseries/ts_x/lastWeek', { kind: 'chart', id: 'ts_x', interval: 'lastWeek' }, undefined, '/api/v1/timeseries/ts_x/lastWeek'],
-    ['/api/v1/timeseries/ts_x/lastDay.png', { kind: 'chart', id: 'ts_x', interval: 'lastDay' }, 'png', '/api/v1/timeseries/ts_x/lastDay'],
+    ['/api/v1/timeseries/ts_x/lastWeek', { kind: 'chart', id: 'ts_x', name: 'lastWeek', interval: 'lastWeek', qualifier: undefined }, undefined, '/api/v1/timeseries/ts_x/lastWeek'],
+    ['/api/v1/timeseries/ts_x/lastDay.png', { kind: 'chart', id: 'ts_x', name: 'lastDay', interval: 'lastDay', qualifier: undefined }, 'png', '/api/v1/timeseries/ts_x/lastDay'],
+    ['/api/v1/timeseries/ts_x/lastWeek_with_legend', { kind: 'chart', id: 'ts_x', name: 'lastWeek_with_legend', interval: 'lastWeek', qualifier: 'with_legend' }, undefined, '/api/v1/timeseries/ts_x/lastWeek_with_legend'],
+    ['/api/v1/timeseries/ts_x/lastYear', { kind: 'chart', id: 'ts_x', name: 'lastYear', interval: undefined, qualifier: undefined }, undefined, '/api/v1/timeseries/ts_x/lastYear'],
   ])('%s', (path, route, extension, apiPath) => {
     expect(matchTimeseriesPath(path)).toEqual({ route, extension, apiPath });
   });
 
-  test.each(['/api/v1', '/api/v2/stations', '/api/v1/nothing', '/api/v1/stations/sta_x/more', '/api/v1/stations//x', '/api/v1/timeseries/ts_x/lastYear', '/api/v1/%E0%A4%A', '/api/v1/.json'])(
+  test.each(['/api/v1', '/api/v2/stations', '/api/v1/nothing', '/api/v1/stations/sta_x/more', '/api/v1/stations//x', '/api/v1/%E0%A4%A', '/api/v1/.json'])(
     '%s is no path',
     (path) => {
       expect(matchTimeseriesPath(path)).toBeUndefined();
@@ -45,19 +47,25 @@ describe('paths', () => {
     expect(staticFile('/api/v1/timeseries/ts_x/getData', true)).toBe('api/v1/timeseries/ts_x/getData.expanded.json');
   });
 
-  test('representation: the .json extension wins; chart types are not in this build (406)', () => {
-    expect(chooseRepresentation('image/png', 'json')).toBe('json');
-    expect(chooseRepresentation(undefined, undefined)).toBe('json');
-    expect(chooseRepresentation('application/json, image/png;q=0.5', undefined)).toBe('json');
-    for (const [accept, ext] of [['image/png', undefined], [undefined, 'png'], [undefined, 'pdf'], ['application/pdf', undefined], ['text/csv', undefined]] as const) {
+  test('representation: the extension wins over Accept; chart types only on data paths, else 406', () => {
+    expect(chooseRepresentation('image/png', 'json', true)).toBe('json');
+    expect(chooseRepresentation('application/json', 'png', true)).toBe('png');
+    expect(chooseRepresentation(undefined, 'pdf', true)).toBe('pdf');
+    expect(chooseRepresentation(undefined, undefined, true)).toBe('json');
+    expect(chooseRepresentation('*/*', undefined, true)).toBe('json');
+    expect(chooseRepresentation('image/png', undefined, true)).toBe('png');
+    expect(chooseRepresentation('application/pdf', undefined, true)).toBe('pdf');
+    expect(chooseRepresentation('application/json;q=0.5, image/png', undefined, true)).toBe('png');
+    expect(chooseRepresentation('application/json, image/png;q=0.5', undefined, false)).toBe('json');
+    for (const [accept, ext, charts] of [['image/png', undefined, false], [undefined, 'png', false], [undefined, 'pdf', false], ['application/pdf', undefined, false], ['text/csv', undefined, true], ['text/csv', undefined, false]] as const) {
       let e: unknown;
       try {
-        chooseRepresentation(accept, ext);
+        chooseRepresentation(accept, ext, charts);
       } catch (x) {
         e = x;
       }
       expect((e as HttpError).status).toBe(406);
-      if (accept !== 'text/csv') expect((e as HttpError).userMessage).toMatch(/not available in this build/);
+      if (accept !== 'text/csv') expect((e as HttpError).userMessage).toMatch(/rendered only from data paths/);
     }
   });
 });

@@ -1,0 +1,181 @@
+/**
+ * renderReportHtml: the HTML document Chromium prints to a PDF report of timeseries charts. Page 1 holds
+ * the title, the timespan and the chart SVG; each series follows on a new page with a metadata table and
+ * its values in three CSS columns (the table header repeats on every page and column). Pure (no DOM, no
+ * I/O) and deterministic: the same spec gives the same bytes. Also paperFor (A4 or Letter by locale) and
+ * REPORT_STRINGS (the visible words in en, de, nl).
+ */
+import { isLanguage, numberLocale, timeLocale, type Language } from './locale.ts';
+import { pointCount, valueAt, type ChartPoints } from './spec.ts';
+import { esc } from './svg.ts';
+
+export interface ReportValue { t: number; v: number }
+
+export interface ReportSeries {
+  id: string;
+  /** "<feature> (<phenomenon> [<uom>])" */
+  name: string;
+  station: string;
+  phenomenon: string;
+  procedure: string;
+  uom: string;
+  /** The series' first and last value (metadata, not limited to the timespan). */
+  first: ReportValue | undefined;
+  last: ReportValue | undefined;
+  /** The values in the report's timespan, in time order; NaN or null is no value. */
+  values: ChartPoints;
+}
+
+export interface ReportSpec {
+  title: string;
+  language: Language;
+  paper: 'A4' | 'Letter';
+  timespan: { start: number; end: number };
+  /** A complete <svg> from renderChartSvg (with a viewBox); embedded as is, not escaped. */
+  chartSvg: string;
+  series: ReportSeries[];
+}
+
+export interface ReportStrings {
+  timespan: string;
+  station: string;
+  phenomenon: string;
+  procedure: string;
+  unit: string;
+  firstValue: string;
+  lastValue: string;
+  time: string;
+  value: string;
+  noValues: string;
+  /** d3 UTC format of a date and time (24 h); " UTC" is appended where no header says so. */
+  dateTime: string;
+}
+
+export const REPORT_STRINGS: Readonly<Record<Language, ReportStrings>> = {
+  en: {
+    timespan: 'Timespan', station: 'Station', phenomenon: 'Phenomenon', procedure: 'Procedure', unit: 'Unit',
+    firstValue: 'First value', lastValue: 'Last value', time: 'Time (UTC)', value: 'Value',
+    noValues: 'No values in this timespan', dateTime: '%Y-%m-%d %H:%M',
+  },
+  de: {
+    timespan: 'Zeitraum', station: 'Station', phenomenon: 'Phänomen', procedure: 'Verfahren', unit: 'Einheit',
+    firstValue: 'Erster Wert', lastValue: 'Letzter Wert', time: 'Zeit (UTC)', value: 'Wert',
+    noValues: 'Keine Werte in diesem Zeitraum', dateTime: '%d.%m.%Y %H:%M',
+  },
+  nl: {
+    timespan: 'Periode', station: 'Station', phenomenon: 'Fenomeen', procedure: 'Procedure', unit: 'Eenheid',
+    firstValue: 'Eerste waarde', lastValue: 'Laatste waarde', time: 'Tijd (UTC)', value: 'Waarde',
+    noValues: 'Geen waarden in deze periode', dateTime: '%d-%m-%Y %H:%M',
+  },
+};
+
+/** Regions that print on US Letter; everything else gets A4. */
+const LETTER_REGIONS: ReadonlySet<string> = new Set(['US', 'CA', 'MX', 'PH', 'CL', 'CO', 'VE']);
+
+/** 'Letter' for a locale (en_US, en-US, es_MX, en_US.UTF-8) in a Letter region, else 'A4'. */
+export function paperFor(locale: string | undefined): 'A4' | 'Letter' {
+  if (locale === undefined) return 'A4';
+  const subtags = locale.split(/[.@]/)[0]!.split(/[-_]/).slice(1);
+  const region = subtags.find((s) => /^[A-Za-z]{2}$/.test(s));
+  return region !== undefined && LETTER_REGIONS.has(region.toUpperCase()) ? 'Letter' : 'A4';
+}
+
+interface Formats {
+  s: ReportStrings;
+  date: (t: number) => string;
+  number: (v: number) => string;
+}
+
+function formats(lang: Language): Formats {
+  const s = REPORT_STRINGS[lang];
+  const d = timeLocale(lang).utcFormat(s.dateTime);
+  const n = numberLocale(lang);
+  // Up to 10 significant digits without an exponent; very large or small magnitudes in exponent notation.
+  const plain = n.format(',.10~r'), exp = n.format('.6~e');
+  return {
+    s,
+    date: (t) => (Number.isFinite(t) ? d(new Date(t)) : '\u2014'),
+    number: (v) => (!Number.isFinite(v) ? '\u2014' : v !== 0 && (Math.abs(v) >= 1e10 || Math.abs(v) < 1e-6) ? exp(v) : plain(v)),
+  };
+}
+
+const withUnit = (label: string, uom: string) => (uom === '' ? label : `${label} ${uom}`);
+
+function reportValue(rv: ReportValue | undefined, uom: string, f: Formats): string {
+  if (rv === undefined || !Number.isFinite(rv.v)) return '\u2014';
+  return esc(`${withUnit(f.number(rv.v), uom)} (${f.date(rv.t)} UTC)`);
+}
+
+function metaTable(s: ReportSeries, f: Formats): string {
+  const rows: [string, string][] = [
+    [f.s.station, esc(s.station)],
+    [f.s.phenomenon, esc(s.phenomenon)],
+    [f.s.procedure, esc(s.procedure)],
+    [f.s.unit, esc(s.uom)],
+    [f.s.firstValue, reportValue(s.first, s.uom, f)],
+    [f.s.lastValue, reportValue(s.last, s.uom, f)],
+  ];
+  return `<table class="meta">\n${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`).join('\n')}\n</table>`;
+}
+
+function valuesTable(s: ReportSeries, f: Formats): string {
+  const n = pointCount(s.values);
+  if (n === 0) return `<p class="no-values">${esc(f.s.noValues)}</p>`;
+  const valueHead = s.uom === '' ? f.s.value : `${f.s.value} [${s.uom}]`;
+  const rows: string[] = [];
+  for (let i = 0; i < n; i++) {
+    rows.push(`<tr><td>${esc(f.date(Number(s.values.t[i])))}</td><td>${esc(f.number(valueAt(s.values, i)))}</td></tr>`);
+  }
+  return '<div class="columns">\n<table class="values">\n'
+    + `<thead><tr><th scope="col">${esc(f.s.time)}</th><th scope="col">${esc(valueHead)}</th></tr></thead>\n`
+    + `<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</div>`;
+}
+
+function style(paper: 'A4' | 'Letter'): string {
+  return `@page { size: ${paper}; margin: 15mm 12mm; }
+html { font-family: sans-serif; font-size: 10pt; color: #000; background: #fff; }
+body { margin: 0; }
+h1 { font-size: 16pt; margin: 0 0 2mm; }
+h2 { font-size: 13pt; margin: 0 0 4mm; }
+p.timespan { margin: 0 0 6mm; color: #333; }
+div.chart svg { display: block; width: 100%; height: auto; }
+section.series { break-before: page; }
+table { border-collapse: collapse; }
+table.meta { margin: 0 0 6mm; }
+table.meta th { text-align: left; font-weight: bold; padding: 0.6mm 6mm 0.6mm 0; vertical-align: top; }
+table.meta td { padding: 0.6mm 0; }
+div.columns { column-count: 3; column-gap: 8mm; font-size: 8pt; }
+table.values { width: 100%; }
+table.values thead { display: table-header-group; }
+table.values th { text-align: left; border-bottom: 0.6pt solid #000; padding: 0.4mm 1mm; }
+table.values td { border-bottom: 0.3pt solid #ccc; padding: 0.2mm 1mm; white-space: nowrap; }
+table.values th:last-child, table.values td:last-child { text-align: right; font-variant-numeric: tabular-nums; }
+table.values tr { break-inside: avoid; }
+p.no-values { font-style: italic; color: #555; }`;
+}
+
+/** The report as a complete HTML document (inline CSS only, no scripts, no external resources). */
+export function renderReportHtml(spec: ReportSpec): string {
+  const lang: Language = isLanguage(spec.language) ? spec.language : 'en';
+  const f = formats(lang);
+  const { start, end } = spec.timespan;
+  const sections = spec.series.map((s) =>
+    `<section class="series" data-series="${esc(s.id)}">\n<h2>${esc(s.name)}</h2>\n${metaTable(s, f)}\n${valuesTable(s, f)}\n</section>`);
+  return [
+    '<!doctype html>',
+    `<html lang="${lang}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    `<title>${esc(spec.title)}</title>`,
+    `<style>\n${style(spec.paper === 'Letter' ? 'Letter' : 'A4')}\n</style>`,
+    '</head>',
+    '<body>',
+    `<h1>${esc(spec.title)}</h1>`,
+    `<p class="timespan">${esc(`${f.s.timespan}: ${f.date(start)} \u2013 ${f.date(end)} UTC`)}</p>`,
+    `<div class="chart">\n${spec.chartSvg.trim()}\n</div>`,
+    ...sections,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,124 @@
+/**
+ * From a chart request to the document Chromium renders: the data of each series in the timespan (generalized
+ * when asked), its style, its reference values, labels in the requested locale, then `renderChartSvg` and, for
+ * a PDF, the report page. Pure apart from the `SeriesSource` it is handed.
+ *
+ * - Series name `"<feature> (<phenomenon> [<uom>])"`; y axis per unit `"<phenomenon> [<uom>]"` (DECISIONS.md).
+ * - Reference values drawn: those the series' style names in `referenceValueStyleProperties` (in their colour),
+ *   and every one of the series with `expanded=true`. Each is drawn as the value in force at the timespan's
+ *   start, then its changes inside the timespan.
+ */
+import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../charts/index.ts';
+import { chartPageHtml, type ChartDocument } from '../charts/page.ts';
+import { renderReportHtml, type ReportSeries } from '../charts/report.ts';
+import type { ChartStyle } from '../snapshot/timeseries-config.ts';
+import type { Catalogue, RefValueRec, SeriesRec } from './catalogue.ts';
+import type { ChartRequest } from './chart-request.ts';
+import type { SeriesSource } from './data.ts';
+import type { Points } from './data-body.ts';
+import { generalize } from './generalize.ts';
+import { labelIn, type Locale } from './locale.ts';
+import type { Timespan } from './timespan.ts';
+
+export function seriesName(cat: Catalogue, s: SeriesRec, locale: Locale): string {
+  return `${labelIn(cat.features[s.feature]!, locale)} (${labelIn(cat.phenomena[s.phenomenon]!, locale)} [${s.uom}])`;
+}
+
+/** The style a series is drawn with when the request gives none: its rendering hints, if configured. */
+export function defaultStyle(cat: Catalogue, s: SeriesRec): ChartStyle | undefined {
+  const hints = cat.config.renderingHints;
+  return hints.timeseries[s.id] ?? hints.phenomenon[cat.phenomena[s.phenomenon]!.id];
+}
+
+/** A step function's value in force at `span.start`, then its change points inside the span. */
+export function stepsInSpan(steps: RefValueRec['steps'], span: Timespan): Points {
+  const t: number[] = [];
+  const v: number[] = [];
+  let before = -1;
+  for (let i = 0; i < steps.t.length; i++) {
+    const at = steps.t[i]!;
+    if (at <= span.start) before = i;
+    else if (at <= span.end) {
+      t.push(at);
+      v.push(steps.v[i]!);
+    }
+  }
+  if (before >= 0) {
+    t.unshift(span.start);
+    v.unshift(steps.v[before]!);
+  }
+  return { t: Float64Array.from(t), v: Float64Array.from(v) };
+}
+
+function referenceValues(cat: Catalogue, s: SeriesRec, style: ChartStyle | undefined, req: ChartRequest): ChartReferenceValue[] {
+  const named = style?.referenceValueStyleProperties ?? {};
+  const out: ChartReferenceValue[] = [];
+  for (const r of s.refs) {
+    const rv = cat.refValues[r]!;
+    const own = named[rv.id];
+    if (!own && !req.expanded) continue;
+    out.push({ id: rv.id, label: labelIn(rv, req.locale), points: stepsInSpan(rv.steps, req.span), ...(own?.properties.color ? { color: own.properties.color } : {}) });
+  }
+  return out;
+}
+
+interface Drawn {
+  rec: SeriesRec;
+  chart: ChartSeries;
+  points: Points;
+}
+
+async function drawnSeries(cat: Catalogue, source: SeriesSource, req: ChartRequest): Promise<Drawn[]> {
+  const out: Drawn[] = [];
+  for (const { k, style: asked } of req.series) {
+    const s = cat.timeseries[k]!;
+    let points = await source.read(s, req.span);
+    if (req.generalize) points = generalize(points, req.generalize);
+    const style = asked ?? defaultStyle(cat, s);
+    const chart: ChartSeries = {
+      id: s.id,
+      name: seriesName(cat, s, req.locale),
+      phenomenon: labelIn(cat.phenomena[s.phenomenon]!, req.locale),
+      uom: s.uom,
+      points,
+      ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] } : {}),
+      referenceValues: referenceValues(cat, s, style, req),
+    };
+    out.push({ rec: s, chart, points });
+  }
+  return out;
+}
+
+export function chartSpec(req: ChartRequest, series: ChartSeries[]): ChartSpec {
+  return {
+    width: req.width,
+    height: req.height,
+    grid: req.grid,
+    legend: req.legend,
+    language: req.language,
+    ...(req.title !== undefined ? { title: req.title } : {}),
+    series,
+    timespan: { start: req.span.start, end: req.span.end },
+  };
+}
+
+/** The HTML page (and its size or paper) that Chromium turns into the requested PNG or PDF. */
+export async function chartDocument(cat: Catalogue, source: SeriesSource, req: ChartRequest): Promise<ChartDocument> {
+  const drawn = await drawnSeries(cat, source, req);
+  const svg = renderChartSvg(chartSpec(req, drawn.map((d) => d.chart)));
+  if (req.kind === 'png') return { kind: 'png', html: chartPageHtml(svg), width: req.width, height: req.height };
+  const series: ReportSeries[] = drawn.map(({ rec: s, chart, points }) => ({
+    id: s.id,
+    name: chart.name,
+    station: labelIn(cat.stations[s.station]!, req.locale),
+    phenomenon: chart.phenomenon,
+    procedure: labelIn(cat.procedures[s.procedure]!, req.locale),
+    uom: s.uom,
+    first: s.first && { t: s.first.timestamp, v: s.first.value },
+    last: s.last && { t: s.last.timestamp, v: s.last.value },
+    values: points,
+  }));
+  const title = req.title ?? drawn.map((d) => d.chart.name).join('; ');
+  const html = renderReportHtml({ title, language: req.language, paper: req.paper, timespan: req.span, chartSvg: svg, series });
+  return { kind: 'pdf', html, paper: req.paper };
+}

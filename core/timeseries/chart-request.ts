@@ -1,0 +1,185 @@
+/**
+ * Reading chart requests (DECISIONS.md, timeseries: charts):
+ * - `GET /timeseries/{id}/getData` asking for `image/png` or `application/pdf`: the data options (`timespan`,
+ *   `generalize`, `expanded`, filters) plus `style` (a style object as URL-encoded JSON), `legend`, `grid`,
+ *   `width`, `height`, `locale`/`language` and `base64`;
+ * - `POST /timeseries/getData` with the render request body: `timespan`, `legend`, `grid`, `width`, `height`,
+ *   `language`, `styleOptions` (style objects keyed by timeseries id), and optionally `timeseries` (ids to
+ *   render with their default style) and the data options by their query names. The series rendered are
+ *   the keys of `styleOptions`, then the `timeseries` not among them.
+ *
+ * A series without a style gets its rendering hints' style (DECISIONS.md: rendering hints), else the
+ * defaults (a solid line of width 2 in the palette's colour for its position). A style is validated as
+ * strictly as the configuration files' styles: an unknown `lineType` or a colour like `red` is 400 naming
+ * the parameter, with a valid example.
+ */
+import { z } from 'zod';
+import { booleanParam } from '../http/param-schemas.ts';
+import { badParameter, HttpError, notFound } from '../http/errors.ts';
+import { isLanguage, type Language } from '../charts/locale.ts';
+import { paperFor } from '../charts/report.ts';
+import { normaliseStyle, styleSchema, type ChartStyle } from '../snapshot/timeseries-config.ts';
+import type { Catalogue } from './catalogue.ts';
+import { readDataOptions, MAX_POST_SERIES } from './data-request.ts';
+import type { GeneralizeOptions } from './generalize.ts';
+import { hasFilters, seriesMatches } from './filters.ts';
+import { normaliseLocale, type Locale } from './locale.ts';
+import type { Timespan } from './timespan.ts';
+
+export type ChartKind = 'png' | 'pdf';
+
+export interface ChartRequest {
+  kind: ChartKind;
+  /** Positions of the series in the catalogue, in drawing order, each with its style (undefined: default). */
+  series: { k: number; style: ChartStyle | undefined }[];
+  span: Timespan;
+  width: number;
+  height: number;
+  grid: boolean;
+  legend: boolean;
+  /** Labels of stations, phenomena, ... */
+  locale: Locale;
+  /** Words and number and date formats of the chart. */
+  language: Language;
+  paper: 'A4' | 'Letter';
+  generalize: GeneralizeOptions | undefined;
+  /** Draw every reference value of the series, not only those the style names. */
+  expanded: boolean;
+  base64: boolean;
+  /** A title for the report or chart (pre-rendering configuration). */
+  title?: string;
+}
+
+export const CHART_DEFAULTS = { width: 800, height: 500, grid: true, legend: false } as const;
+export const MIN_SIZE = 50;
+export const MAX_SIZE = 4000;
+
+export const STYLE_EXAMPLE = '{"chartType":"line","properties":{"color":"#0000ff","lineType":"dashed","width":2}}';
+export const RENDER_EXAMPLE =
+  '{"timespan":"P1D/2024-01-08TZ","width":800,"height":500,"legend":true,"language":"de","styleOptions":{"ts_koeln_rhein_water_level":{"chartType":"line","properties":{"color":"#0000ff"}}}}';
+
+const pixels = z.union([z.number(), z.string().regex(/^\s*\d{1,5}\s*$/)]).transform((v, ctx) => {
+  const n = Number(v);
+  if (Number.isInteger(n) && n >= MIN_SIZE && n <= MAX_SIZE) return n;
+  ctx.addIssue({ code: 'custom', message: `must be a whole number of pixels from ${MIN_SIZE} to ${MAX_SIZE}, not '${v}'` });
+  return z.NEVER;
+});
+const flag = z.union([z.boolean(), booleanParam]);
+const language = z.string().transform((v, ctx) => {
+  const l = normaliseLocale(v);
+  if (l !== undefined) return l;
+  ctx.addIssue({ code: 'custom', message: `must be a language code like en, de, nl or en_US, not '${v}'` });
+  return z.NEVER;
+});
+
+function styleIssue(e: z.ZodError): string {
+  const i = e.issues[0];
+  if (!i) return 'is not a valid style';
+  const where = i.path.length ? ` at ${i.path.join('.')}` : '';
+  return `is not a valid style${where}: ${i.message}`;
+}
+
+/** A style object, or its JSON text (the GET parameter). */
+function readStyle(name: string, value: unknown): ChartStyle {
+  let v = value;
+  if (typeof value === 'string') {
+    try {
+      v = JSON.parse(value);
+    } catch (e) {
+      throw badParameter(name, `is not JSON: ${(e as Error).message}`, `style=${STYLE_EXAMPLE}`);
+    }
+  }
+  const r = styleSchema.safeParse(v);
+  if (!r.success) throw badParameter(name, styleIssue(r.error), `style=${STYLE_EXAMPLE}`, ['chartType is line (lineType solid, dashed, dotted, solidWithDots; width; color #rrggbb) or bar (interval byHour, byDay, byWeek, byMonth; width 0 to 1; color)']);
+  return normaliseStyle(r.data);
+}
+
+function read<S extends z.ZodType>(schema: S, name: string, value: unknown, example: string): z.output<S> | undefined {
+  if (value === undefined || value === null) return undefined;
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  throw badParameter(name, r.error.issues[0]?.message ?? 'cannot be read', example);
+}
+
+/** Language of the chart's words: the locale's language when the chart knows it, else English. */
+export function chartLanguage(locale: Locale): Language {
+  const lang = locale?.slice(0, 2);
+  return isLanguage(lang) ? lang : 'en';
+}
+
+interface Look {
+  width: number;
+  height: number;
+  grid: boolean;
+  legend: boolean;
+  locale: Locale;
+  base64: boolean;
+}
+
+/** Size, grid, legend, language and base64 from a query or a body's fields (same names). */
+function readLook(get: (name: string) => unknown, example: (name: string) => string): Look {
+  const locale = read(language, 'language', get('language'), example('language=de')) ?? read(language, 'locale', get('locale'), example('locale=de'));
+  return {
+    width: read(pixels, 'width', get('width'), example('width=800')) ?? CHART_DEFAULTS.width,
+    height: read(pixels, 'height', get('height'), example('height=500')) ?? CHART_DEFAULTS.height,
+    grid: read(flag, 'grid', get('grid'), example('grid=true')) ?? CHART_DEFAULTS.grid,
+    legend: read(flag, 'legend', get('legend'), example('legend=true')) ?? CHART_DEFAULTS.legend,
+    locale,
+    base64: read(flag, 'base64', get('base64'), example('base64=true')) ?? false,
+  };
+}
+
+function request(kind: ChartKind, look: Look, rest: Omit<ChartRequest, 'kind' | keyof Look | 'language' | 'paper'>): ChartRequest {
+  return { kind, ...look, language: chartLanguage(look.locale), paper: paperFor(look.locale), ...rest };
+}
+
+/** `GET /timeseries/{id}/getData` for an image or report; `k` is the series' position. */
+export function readChartQuery(kind: ChartKind, query: URLSearchParams, cat: Catalogue, k: number): ChartRequest {
+  const o = readDataOptions(query, cat);
+  const s = cat.timeseries[k]!;
+  if (hasFilters(o.filters) && !seriesMatches(cat, s, o.filters)) {
+    throw notFound(`Timeseries '${s.id}' does not match the filters given`, [`Without filters: /api/v1/timeseries/${s.id}/getData.${kind}`]);
+  }
+  const styleText = query.get('style');
+  const style = styleText === null ? undefined : readStyle('style', styleText);
+  const look = readLook((n) => query.get(n) ?? undefined, (e) => e);
+  return request(kind, look, { series: [{ k, style }], span: o.span, generalize: o.generalize, expanded: o.expanded });
+}
+
+const DATA_KEYS = ['timespan', 'expanded', 'generalize', 'generalizing_algorithm', 'threshold', 'tolerance_value'];
+
+/** `POST /timeseries/getData` with a render request body (already parsed JSON). */
+export function readRenderRequest(kind: ChartKind, body: unknown, query: URLSearchParams, cat: Catalogue): ChartRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new HttpError(400, 'The request body must be a JSON object with timespan and styleOptions', { hints: [`A valid example: ${RENDER_EXAMPLE}`] });
+  }
+  const fields = body as Record<string, unknown>;
+  const merged = new URLSearchParams(query);
+  for (const key of DATA_KEYS) {
+    const v = fields[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw badParameter(key, 'must be a string, number or boolean in the body', RENDER_EXAMPLE);
+    merged.set(key, String(v));
+  }
+  const o = readDataOptions(merged, cat);
+  const look = readLook((n) => fields[n] ?? query.get(n) ?? undefined, () => RENDER_EXAMPLE);
+
+  const options = fields['styleOptions'] ?? {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw badParameter('styleOptions', 'must be an object of styles keyed by timeseries id', RENDER_EXAMPLE);
+  const listed = fields['timeseries'] ?? [];
+  if (!Array.isArray(listed) || listed.some((x) => typeof x !== 'string')) throw badParameter('timeseries', 'must be an array of timeseries ids', RENDER_EXAMPLE);
+
+  const styles = new Map<string, ChartStyle | undefined>();
+  for (const [id, st] of Object.entries(options as Record<string, unknown>)) styles.set(id, readStyle(`styleOptions.${id}`, st));
+  for (const id of listed as string[]) if (!styles.has(id)) styles.set(id, undefined);
+  if (styles.size === 0) throw badParameter('styleOptions', 'must name at least one timeseries to render', RENDER_EXAMPLE);
+  if (styles.size > MAX_POST_SERIES) throw badParameter('styleOptions', `may name at most ${MAX_POST_SERIES} timeseries`, RENDER_EXAMPLE);
+
+  const series: ChartRequest['series'] = [];
+  for (const [id, style] of styles) {
+    const k = cat.ids.timeseries.get(id);
+    if (k === undefined) throw notFound(`No timeseries '${id}'`, ['The collection /api/v1/timeseries lists the ids there are']);
+    if (!hasFilters(o.filters) || seriesMatches(cat, cat.timeseries[k]!, o.filters)) series.push({ k, style });
+  }
+  return request(kind, look, { series, span: o.span, generalize: o.generalize, expanded: o.expanded });
+}

@@ -1,0 +1,83 @@
+/**
+ * Chart answers of the Timeseries API: PNG images and PDF reports rendered on demand by the process's warm
+ * Chromium (lib/chart-renderer.ts), and the pre-rendered PNGs of the static tree.
+ *
+ * - `base64=true`: the same bytes base64-encoded, same Content-Type (DECISIONS.md).
+ * - A render that fails twice or runs past its time limit: 503 with the JSON error body and Retry-After.
+ */
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, notFound } from '../core/http/errors.ts';
+import { chartDocument } from '../core/timeseries/chart-document.ts';
+import { readChartQuery, readRenderRequest, RENDER_EXAMPLE, type ChartKind, type ChartRequest } from '../core/timeseries/chart-request.ts';
+import { MEDIA_TYPE, noPrerenderedChart, prerenderedFile, PNG_TYPE } from '../core/timeseries/charts.ts';
+import { MAX_POST_BYTES } from '../core/timeseries/data-request.ts';
+import type { TimeseriesRoute } from '../core/timeseries/routes.ts';
+import { PRERENDER_INTERVALS } from '../core/snapshot/timeseries-config.ts';
+import { RenderTimeout, type ChartRenderer } from '../lib/chart-renderer.ts';
+import { duckSeriesSource } from '../lib/timeseries-store.ts';
+import { API_HEADERS, trySendFile } from './respond.ts';
+import type { ServedBuild } from './served-build.ts';
+import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
+
+function renderError(e: unknown): HttpError {
+  if (e instanceof RenderTimeout) {
+    return new HttpError(503, `Rendering the chart took longer than ${e.message.match(/\d+/)?.[0] ?? 'its'} ms`, {
+      hints: ['Ask for a shorter timespan, or add generalize=true', 'Raw data is always available: /api/v1/timeseries/{id}/getData'],
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  return new HttpError(503, 'The chart renderer is not available just now', {
+    hints: ['Try again in a few seconds', 'Raw data is always available: /api/v1/timeseries/{id}/getData'],
+    developerMessage: (e as Error)?.message,
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, request: ChartRequest, name: string): Promise<void> {
+  const doc = await ts.pool.with((conn) => chartDocument(ts.catalogue, duckSeriesSource(conn), request));
+  let bytes: Buffer;
+  try {
+    bytes = await renderer.render(doc);
+  } catch (e) {
+    throw renderError(e);
+  }
+  const body = request.base64 ? Buffer.from(bytes.toString('base64'), 'latin1') : bytes;
+  res.writeHead(200, {
+    ...API_HEADERS,
+    'Content-Type': MEDIA_TYPE[request.kind],
+    'Content-Length': body.length,
+    'Content-Disposition': `inline; filename="${name}.${request.kind}"`,
+    'Cache-Control': 'no-cache',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** `GET /timeseries/{id}/getData` as PNG or PDF; `k` is the series' position. */
+export function handleGetChart(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, kind: ChartKind, k: number, query: URLSearchParams): Promise<void> {
+  const request = readChartQuery(kind, query, ts.catalogue, k);
+  return renderAndSend(req, res, ts, renderer, request, ts.catalogue.timeseries[k]!.id);
+}
+
+/** `POST /timeseries/getData` with a render request body, as PNG or PDF. */
+export async function handlePostChart(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, kind: ChartKind, query: URLSearchParams): Promise<void> {
+  const body = parseJsonBody(await readBody(req, MAX_POST_BYTES), RENDER_EXAMPLE);
+  const request = readRenderRequest(kind, body, query, ts.catalogue);
+  const name = request.series.length === 1 ? ts.catalogue.timeseries[request.series[0]!.k]!.id : 'timeseries';
+  return renderAndSend(req, res, ts, renderer, request, name);
+}
+
+/** `GET /timeseries/{id}/{interval}`: the pre-rendered PNG from the static tree. */
+export async function handlePrerendered(req: IncomingMessage, res: ServerResponse, build: ServedBuild, route: Extract<TimeseriesRoute, { kind: 'chart' }>, extension: string | undefined): Promise<void> {
+  if (!route.interval) {
+    throw notFound(`No chart interval '${route.name}' for timeseries '${route.id}'`, [
+      `Pre-rendered intervals: ${PRERENDER_INTERVALS.join(', ')}, e.g. /api/v1/timeseries/${route.id}/lastWeek`,
+      `Raw data: /api/v1/timeseries/${route.id}/getData`,
+    ]);
+  }
+  if (extension !== undefined && extension !== 'png') {
+    throw new HttpError(406, 'Pre-rendered charts are PNG images', { hints: [`A valid example: /api/v1/timeseries/${route.id}/${route.name}.png`, `A PDF report: /api/v1/timeseries/${route.id}/getData.pdf`] });
+  }
+  if (await trySendFile(req, res, join(build.site, prerenderedFile(route.id, route.interval, route.qualifier)), PNG_TYPE)) return;
+  throw noPrerenderedChart(route.id);
+}
