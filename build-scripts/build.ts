@@ -1,5 +1,5 @@
 /**
- * npm run build -- --snapshot DIR [--out dist] [--db-only] [--quiet]
+ * npm run build -- --snapshot DIR [--out dist] [--db-only] [--no-charts] [--quiet]
  *
  * Validates a snapshot, then builds beside the last good output and swaps it in at the end:
  *   <out>/site/   the static tree (any static host serves it)
@@ -7,7 +7,8 @@
  *   <out>/build.json
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
  * --db-only writes the databases and no static tree: for catalogues too large to pre-generate, the endpoint
- * answers every path by a query.
+ * answers every path by a query. --no-charts skips pre-rendering the configured charts (no Chromium needed).
+ * <out>.cache/ keeps what the next build of the same output may reuse (pre-rendered charts by content hash).
  */
 import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -40,6 +41,8 @@ export interface BuildResult {
   order: string[] | undefined;
   /** Seconds per phase (validation, databases, trees). */
   phases: Record<string, number>;
+  /** Counts the APIs report (`timeseries charts rendered`, `timeseries charts from cache`). */
+  stats: Record<string, number>;
 }
 
 export interface BuildOptions {
@@ -48,6 +51,8 @@ export interface BuildOptions {
   quiet?: boolean;
   /** Write only the endpoint's databases, no static tree. */
   dbOnly?: boolean;
+  /** Pre-render the configured charts (default true). */
+  charts?: boolean;
   recordOrder?: boolean;
 }
 
@@ -64,6 +69,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
       if (!API_BUILDERS[api]) throw new Error(`snapshot ${snap.manifest.name} declares API ${api}, which this version of snapcat cannot build yet`);
     }
     let order: string[] | undefined;
+    const stats: Record<string, number> = {};
     const folder = await buildAtomically(opts.out, async (dir) => {
       const site = join(dir, 'site');
       const dataDir = join(dir, 'data');
@@ -85,13 +91,16 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
           writer,
           progress,
           writeTree: !opts.dbOnly,
+          charts: opts.charts ?? true,
+          cacheDir: `${resolve(opts.out)}.cache`,
+          stats,
         });
       }
       await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: progress.files, bytes: progress.bytes }, null, 2) + '\n');
     });
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
-    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases };
+    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, stats };
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -101,14 +110,20 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
 
 if (import.meta.main) {
   const { values } = parseArgs({
-    options: { snapshot: { type: 'string' }, out: { type: 'string', default: 'dist' }, quiet: { type: 'boolean', default: false }, 'db-only': { type: 'boolean', default: false } },
+    options: {
+      snapshot: { type: 'string' },
+      out: { type: 'string', default: 'dist' },
+      quiet: { type: 'boolean', default: false },
+      'db-only': { type: 'boolean', default: false },
+      'no-charts': { type: 'boolean', default: false },
+    },
   });
   if (!values.snapshot) {
-    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--db-only] [--quiet]');
+    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--db-only] [--no-charts] [--quiet]');
     process.exit(2);
   }
   try {
-    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'] });
+    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], charts: !values['no-charts'] });
   } catch (e) {
     console.error(`\nbuild failed, nothing written (the last good build is untouched): ${(e as Error).message}`);
     process.exit(1);

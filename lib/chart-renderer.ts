@@ -183,7 +183,7 @@ export class ChartRenderer {
       // The packed build is a headless shell; a full Chromium runs its own (new) headless mode.
       headless: exe.source === '@sparticuz/chromium' ? 'shell' : true,
       // Our own time limit governs renders; signals are the owner's to handle.
-      protocolTimeout: this.timeoutMs * 2,
+      protocolTimeout: Math.max(30_000, this.timeoutMs * 2),
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,

@@ -17,4 +17,10 @@ export interface ApiBuildContext {
   progress: Progress;
   /** False for a database-only build (`--db-only`): the endpoint then answers every request by a query. */
   writeTree: boolean;
+  /** Pre-render the configured charts into the tree (needs Chromium); false with `--no-charts`. */
+  charts: boolean;
+  /** Counts an API reports about its build (`charts rendered`, ...), returned by build(). */
+  stats: Record<string, number>;
+  /** A folder kept between builds of the same output (`<out>.cache`), for what a build may reuse. */
+  cacheDir: string;
 }

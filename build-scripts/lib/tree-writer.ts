@@ -2,7 +2,7 @@
  * Writes files into the static tree: synchronous writes (the fastest way to write many small files on
  * Node, see PERFORMANCE-NOTES.md), directories made once, every byte counted for the progress line.
  */
-import { closeSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Progress } from './progress.ts';
 
@@ -41,6 +41,18 @@ export class TreeWriter {
     this.order?.push(rel);
     linkSync(join(this.root, existingRel), this.ensureDir(rel));
     this.progress.wrote(0);
+  }
+
+  /** A file of the tree that is a file outside it (a hard link; a copy across file systems). */
+  linkFrom(absPath: string, rel: string, bytes: number): void {
+    this.order?.push(rel);
+    const target = this.ensureDir(rel);
+    try {
+      linkSync(absPath, target);
+    } catch {
+      copyFileSync(absPath, target);
+    }
+    this.progress.wrote(bytes);
   }
 
   /** A file written piece by piece, for bodies too large to hold. */

@@ -1,4 +1,4 @@
-/** The Timeseries API part of a build: its database, then (unless database-only) its static tree. */
+/** The Timeseries API part of a build: its database, then (unless database-only) its static tree and pre-rendered charts. */
 import { join } from 'node:path';
 import { run, sqlString } from '../../lib/duckdb.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
@@ -7,6 +7,7 @@ import type { ApiBuildContext } from '../lib/api-build.ts';
 import { checkConfigReferences, readConfigFiles } from './config-files.ts';
 import { buildTimeseriesDb } from './timeseries-db.ts';
 import { writeTimeseriesTree } from './write-tree.ts';
+import { prerenderCharts } from './prerender-charts.ts';
 
 export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
   const { conn, progress } = ctx;
@@ -20,6 +21,11 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
     if (ctx.writeTree) {
       progress.totalFiles += staticFileCount(cat);
       await writeTimeseriesTree({ conn, cat, writer: ctx.writer, progress });
+      if (ctx.charts) {
+        const charts = await prerenderCharts({ conn, cat, writer: ctx.writer, progress, cacheDir: ctx.cacheDir });
+        ctx.stats['timeseries charts rendered'] = charts.rendered;
+        ctx.stats['timeseries charts from cache'] = charts.fromCache;
+      }
     }
     await run(conn, 'CHECKPOINT');
   } finally {

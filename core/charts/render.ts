@@ -7,7 +7,7 @@ import { renderBars } from './bars.ts';
 import { renderLegend } from './legend.ts';
 import { renderLine, renderReferenceValue } from './lines.ts';
 import { CHART_STRINGS, isLanguage, type Language } from './locale.ts';
-import { layout, type Layout, type PreparedSeries } from './scales.ts';
+import { HEADING_HEIGHT, layout, type Layout, type PreparedSeries } from './scales.ts';
 import { DEFAULTS, pointCount, type ChartSpec } from './spec.ts';
 import { el, esc, hash, num, text } from './svg.ts';
 
@@ -37,11 +37,12 @@ export function renderChartSvg(spec: ChartSpec): string {
   const legend = spec.legend ?? DEFAULTS.legend;
   const lang: Language = isLanguage(spec.language) ? spec.language : DEFAULTS.language;
   const strings = CHART_STRINGS[lang];
-  const l = layout(width, height, spec.series, spec.timespan, legend ? spec.series.length : 0);
+  const heading = spec.heading?.trim() || undefined;
+  const l = layout(width, height, spec.series, spec.timespan, legend ? spec.series.length : 0, heading ? HEADING_HEIGHT : 0);
 
   const key = `sc-${hash(JSON.stringify(spec.series.map((s) => s.id)))}`;
   const clipId = `${key}-clip`;
-  const title = spec.title ?? (spec.series.length > 0 ? spec.series.map((s) => s.name).join('; ') : strings.chart);
+  const title = spec.title ?? heading ?? (spec.series.length > 0 ? spec.series.map((s) => s.name).join('; ') : strings.chart);
   const { left, top, right, bottom } = l.plot;
 
   // Bars below lines; otherwise the spec's order.
@@ -52,6 +53,7 @@ export function renderChartSvg(spec: ChartSpec): string {
     el('title', { id: `${key}-title` }, esc(title)),
     el('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }),
     el('defs', {}, el('clipPath', { id: clipId }, el('rect', { x: left, y: top, width: right - left, height: bottom - top }))),
+    heading ? text({ class: 'heading', x: width / 2, y: 24, 'text-anchor': 'middle', 'font-size': 14, 'font-weight': 'bold', fill: '#222222' }, heading) : '',
     grid ? renderGrid(l) : '',
     ...ordered.map((p) => renderSeries(p, l, clipId)),
     renderXAxis(l, lang),

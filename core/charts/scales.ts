@@ -33,6 +33,8 @@ export interface Layout {
 export const AXIS_OFFSET = 70;
 const MARGIN = { left: 70, top: 20, right: 20, bottom: 50 };
 export const LEGEND_ROW = 18;
+/** Room for a heading above the plot. */
+export const HEADING_HEIGHT = 24;
 
 /** How many y ticks to ask d3 for, given the plot height (also used to make the domain nice). */
 export function yTickCount(plotHeight: number): number {
@@ -78,6 +80,7 @@ export function layout(
   series: readonly ChartSeries[],
   timespan: { start: number; end: number },
   legendRows: number,
+  headingHeight = 0,
 ): Layout {
   const units: string[] = [];
   const prepared: PreparedSeries[] = series.map((s, index) => {
@@ -90,7 +93,7 @@ export function layout(
   const rightAxes = Math.max(0, units.length - 1);
   const plot = {
     left: MARGIN.left,
-    top: MARGIN.top,
+    top: MARGIN.top + headingHeight,
     right: width - MARGIN.right - rightAxes * AXIS_OFFSET,
     bottom: height - MARGIN.bottom - legendRows * LEGEND_ROW,
   };

@@ -46,8 +46,10 @@ export interface ChartSpec {
   grid?: boolean;
   legend?: boolean;
   language?: Language;
-  /** Accessible title; defaults to the series names. */
+  /** Accessible title; defaults to the heading, else the series names. */
   title?: string;
+  /** A title drawn above the plot (pre-rendering configuration's `title`). */
+  heading?: string;
   series: ChartSeries[];
   timespan: { start: number; end: number };
 }

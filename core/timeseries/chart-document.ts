@@ -96,7 +96,7 @@ export function chartSpec(req: ChartRequest, series: ChartSeries[]): ChartSpec {
     grid: req.grid,
     legend: req.legend,
     language: req.language,
-    ...(req.title !== undefined ? { title: req.title } : {}),
+    ...(req.title !== undefined ? { heading: req.title } : {}),
     series,
     timespan: { start: req.span.start, end: req.span.end },
   };

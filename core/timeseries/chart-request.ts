@@ -5,8 +5,9 @@
  *   `width`, `height`, `locale`/`language` and `base64`;
  * - `POST /timeseries/getData` with the render request body: `timespan`, `legend`, `grid`, `width`, `height`,
  *   `language`, `styleOptions` (style objects keyed by timeseries id), and optionally `timeseries` (ids to
- *   render with their default style) and the data options by their query names. The series rendered are
- *   the keys of `styleOptions`, then the `timeseries` not among them.
+ *   render with their default style) and the data options and filters by their query names. The series
+ *   rendered are the keys of `styleOptions`, then the `timeseries` not among them, less those the filters
+ *   exclude (none left: 404).
  *
  * A series without a style gets its rendering hints' style (DECISIONS.md: rendering hints), else the
  * defaults (a solid line of width 2 in the palette's colour for its position). A style is validated as
@@ -23,6 +24,7 @@ import type { Catalogue } from './catalogue.ts';
 import { readDataOptions, MAX_POST_SERIES } from './data-request.ts';
 import type { GeneralizeOptions } from './generalize.ts';
 import { hasFilters, seriesMatches } from './filters.ts';
+import { FILTERS } from './params.ts';
 import { normaliseLocale, type Locale } from './locale.ts';
 import type { Timespan } from './timespan.ts';
 
@@ -58,13 +60,19 @@ export const STYLE_EXAMPLE = '{"chartType":"line","properties":{"color":"#0000ff
 export const RENDER_EXAMPLE =
   '{"timespan":"P1D/2024-01-08TZ","width":800,"height":500,"legend":true,"language":"de","styleOptions":{"ts_koeln_rhein_water_level":{"chartType":"line","properties":{"color":"#0000ff"}}}}';
 
-const pixels = z.union([z.number(), z.string().regex(/^\s*\d{1,5}\s*$/)]).transform((v, ctx) => {
-  const n = Number(v);
+const pixels = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = typeof v === 'number' ? v : /^\s*\d{1,5}\s*$/.test(v) ? Number(v) : NaN;
   if (Number.isInteger(n) && n >= MIN_SIZE && n <= MAX_SIZE) return n;
   ctx.addIssue({ code: 'custom', message: `must be a whole number of pixels from ${MIN_SIZE} to ${MAX_SIZE}, not '${v}'` });
   return z.NEVER;
 });
-const flag = z.union([z.boolean(), booleanParam]);
+const flag = z.union([z.boolean(), z.string()]).transform((v, ctx) => {
+  if (typeof v === 'boolean') return v;
+  const r = booleanParam.safeParse(v);
+  if (r.success) return r.data;
+  ctx.addIssue({ code: 'custom', message: `must be true or false, not '${v}'` });
+  return z.NEVER;
+});
 const language = z.string().transform((v, ctx) => {
   const l = normaliseLocale(v);
   if (l !== undefined) return l;
@@ -79,18 +87,23 @@ function styleIssue(e: z.ZodError): string {
   return `is not a valid style${where}: ${i.message}`;
 }
 
-/** A style object, or its JSON text (the GET parameter). */
-function readStyle(name: string, value: unknown): ChartStyle {
-  let v = value;
-  if (typeof value === 'string') {
-    try {
-      v = JSON.parse(value);
-    } catch (e) {
-      throw badParameter(name, `is not JSON: ${(e as Error).message}`, `style=${STYLE_EXAMPLE}`);
-    }
+const STYLE_HINT = 'chartType is line (lineType solid, dashed, dotted, solidWithDots; width; color #rrggbb) or bar (interval byHour, byDay, byWeek, byMonth; width 0 to 1; color)';
+
+/** The GET parameter `style`: a style object as JSON text. */
+function readStyleParam(text: string): ChartStyle {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw badParameter('style', `is not JSON: ${(e as Error).message}`, `style=${STYLE_EXAMPLE}`);
   }
-  const r = styleSchema.safeParse(v);
-  if (!r.success) throw badParameter(name, styleIssue(r.error), `style=${STYLE_EXAMPLE}`, ['chartType is line (lineType solid, dashed, dotted, solidWithDots; width; color #rrggbb) or bar (interval byHour, byDay, byWeek, byMonth; width 0 to 1; color)']);
+  return readStyle('style', v, `style=${STYLE_EXAMPLE}`);
+}
+
+/** A style object. */
+function readStyle(name: string, value: unknown, example: string): ChartStyle {
+  const r = styleSchema.safeParse(value);
+  if (!r.success) throw badParameter(name, styleIssue(r.error), example, [STYLE_HINT]);
   return normaliseStyle(r.data);
 }
 
@@ -141,12 +154,12 @@ export function readChartQuery(kind: ChartKind, query: URLSearchParams, cat: Cat
     throw notFound(`Timeseries '${s.id}' does not match the filters given`, [`Without filters: /api/v1/timeseries/${s.id}/getData.${kind}`]);
   }
   const styleText = query.get('style');
-  const style = styleText === null ? undefined : readStyle('style', styleText);
+  const style = styleText === null ? undefined : readStyleParam(styleText);
   const look = readLook((n) => query.get(n) ?? undefined, (e) => e);
   return request(kind, look, { series: [{ k, style }], span: o.span, generalize: o.generalize, expanded: o.expanded });
 }
 
-const DATA_KEYS = ['timespan', 'expanded', 'generalize', 'generalizing_algorithm', 'threshold', 'tolerance_value'];
+const DATA_KEYS = ['timespan', 'expanded', 'generalize', 'generalizing_algorithm', 'threshold', 'tolerance_value', ...FILTERS];
 
 /** `POST /timeseries/getData` with a render request body (already parsed JSON). */
 export function readRenderRequest(kind: ChartKind, body: unknown, query: URLSearchParams, cat: Catalogue): ChartRequest {
@@ -170,7 +183,7 @@ export function readRenderRequest(kind: ChartKind, body: unknown, query: URLSear
   if (!Array.isArray(listed) || listed.some((x) => typeof x !== 'string')) throw badParameter('timeseries', 'must be an array of timeseries ids', RENDER_EXAMPLE);
 
   const styles = new Map<string, ChartStyle | undefined>();
-  for (const [id, st] of Object.entries(options as Record<string, unknown>)) styles.set(id, readStyle(`styleOptions.${id}`, st));
+  for (const [id, st] of Object.entries(options as Record<string, unknown>)) styles.set(id, readStyle(`styleOptions.${id}`, st, RENDER_EXAMPLE));
   for (const id of listed as string[]) if (!styles.has(id)) styles.set(id, undefined);
   if (styles.size === 0) throw badParameter('styleOptions', 'must name at least one timeseries to render', RENDER_EXAMPLE);
   if (styles.size > MAX_POST_SERIES) throw badParameter('styleOptions', `may name at most ${MAX_POST_SERIES} timeseries`, RENDER_EXAMPLE);
@@ -181,5 +194,6 @@ export function readRenderRequest(kind: ChartKind, body: unknown, query: URLSear
     if (k === undefined) throw notFound(`No timeseries '${id}'`, ['The collection /api/v1/timeseries lists the ids there are']);
     if (!hasFilters(o.filters) || seriesMatches(cat, cat.timeseries[k]!, o.filters)) series.push({ k, style });
   }
+  if (series.length === 0) throw notFound('None of the timeseries named matches the filters given', ['Without filters every timeseries named is drawn']);
   return request(kind, look, { series, span: o.span, generalize: o.generalize, expanded: o.expanded });
 }

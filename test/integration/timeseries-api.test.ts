@@ -305,7 +305,7 @@ describe('bad input: status and the JSON error body', () => {
     [`${P}/timeseries/ts_nope/lastDay.png`, 404, undefined],
     [`${P}/stations/sta_koeln/timeseries`, 404, undefined],
     [`${P}/stations.png`, 406, undefined],
-    [`${P}/timeseries/ts_koeln_pm10/getData.pdf`, 406, undefined],
+    [`${P}/timeseries/ts_koeln_pm10/lastWeek.pdf`, 406, undefined],
   ])('%s gives %i', async (path, status, param) => {
     const r = await get(s.url, path);
     expect(r.status).toBe(status);
@@ -322,16 +322,17 @@ describe('bad input: status and the JSON error body', () => {
     expect(r.text).not.toMatch(/SELECT|at \w+ \(|\.ts:\d+/);
   });
 
-  test('pre-rendered charts: none in this build', async () => {
-    const r = JSON.parse((await get(s.url, `${P}/timeseries/ts_koeln_rhein_water_level/lastWeek.png`)).text) as Json;
-    expect(r['userMessage']).toBe("No pre-rendered chart found for timeseries 'ts_koeln_rhein_water_level'");
+  test('pre-rendered charts: only those the configuration names', async () => {
+    const r = JSON.parse((await get(s.url, `${P}/timeseries/ts_koeln_pm10/lastWeek.png`)).text) as Json;
+    expect(r['userMessage']).toBe("No pre-rendered chart found for timeseries 'ts_koeln_pm10'");
+    expect((await get(s.url, `${P}/timeseries/ts_koeln_rhein_water_level/lastWeek.png`)).type).toBe('image/png');
   });
 
-  test('Accept with only chart types: 406 with the charts hint; a method other than GET: 405 with Allow', async () => {
+  test('Accept with only chart types off the data paths: 406 with the charts hint; a method other than GET: 405 with Allow', async () => {
     for (const accept of ['image/png', 'application/pdf']) {
-      const r = await get(s.url, `${P}/timeseries/ts_koeln_pm10/getData`, { accept });
+      const r = await get(s.url, `${P}/timeseries/ts_koeln_pm10`, { accept });
       expect(r.status).toBe(406);
-      expect(JSON.parse(r.text)['userMessage']).toMatch(/not available in this build/);
+      expect(JSON.parse(r.text)['userMessage']).toMatch(/rendered only from data paths/);
     }
     const res = await fetch(`${s.url}${P}/stations`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(405);

@@ -199,10 +199,10 @@ describe('POST getData', () => {
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  test('Accept: image/png is a chart (406 in this build); OPTIONS preflight; other methods 405', async () => {
-    const png = await post(JSON.stringify({ timeseries: ['ts_koeln_pm10'] }), { accept: 'image/png' });
-    expect(png.status).toBe(406);
-    expect(png.body['userMessage']).toMatch(/not available in this build/);
+  test('Accept: image/png is a chart of the series named; OPTIONS preflight; other methods 405', async () => {
+    const png = await fetch(`${s.url}${P}/timeseries/getData`, { method: 'POST', headers: { accept: 'image/png' }, body: JSON.stringify({ timeseries: ['ts_koeln_pm10'], width: 200, height: 100 }) });
+    expect([png.status, png.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
     const pre = await fetch(`${s.url}${P}/timeseries/getData`, { method: 'OPTIONS' });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');

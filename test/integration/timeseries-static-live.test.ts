@@ -30,7 +30,7 @@ function requestOf(file: string): string {
 
 describe('static tree equals live endpoint', () => {
   test('every file of the tree, byte for byte', async () => {
-    const files = walkFiles(join(site, 'api', 'v1'));
+    const files = walkFiles(join(site, 'api', 'v1')).filter((f) => f.endsWith('.json'));
     // index, 8 collections, 513 resources, 276 series' data: two files each
     expect(files.length).toBe(2 * (1 + 8 + 2 + 4 + 7 + 103 + 11 + 7 + 103 + 276 + 276));
     const mismatches: string[] = [];
