@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries,charts]
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
  * machine, the command and the date. small: a 7-day catalogue for the build, one year for the queries.
@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { benchQueries, benchStaticBuild, radarSnapshot } from './radar.ts';
 import { runAlgorithmBenchmarks } from './timeseries-algorithms.ts';
 import { runTimeseriesApiBenchmarks } from './timeseries-api.ts';
+import { runChartBenchmarks } from './charts.ts';
 
 const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' } } });
 const scale = values.scale === 'full' ? 'full' : 'small';
@@ -47,6 +48,13 @@ if (want('timeseries')) {
   row('near (50 km) over 100,000 stations, through the endpoint', `median **${ms(t['near_50km_endpoint_ms'])}** (in process ${ms(t['near_50km_in_process_ms'])})`, '≤ 10 ms');
   row('bbox (1°) over 100,000 stations, through the endpoint', `median **${ms(t['bbox_1deg_endpoint_ms'])}** (in process ${ms(t['bbox_1deg_in_process_ms'])})`, '≤ 10 ms');
   for (const [k, v] of Object.entries(a)) if (k !== 'lttb_1e6_to_200_ms') row(`algorithms: ${k}`, v.toFixed(3), '');
+}
+if (want('charts')) {
+  const c = await runChartBenchmarks(join(import.meta.dirname, '.work'), (l) => console.error(l));
+  row(`pre-rendering ${c.charts} one-week 800×500 PNGs, warm browser and page pool (${c.chromium})`, `**${c.warmPerSec.toFixed(1)} charts/s**`, '≥ 20 charts/s');
+  row(`the same, launching a browser per chart (${c.perChartBrowserCharts} charts)`, `${c.perChartBrowserPerSec.toFixed(1)} charts/s: warm is **${(c.warmPerSec / c.perChartBrowserPerSec).toFixed(1)}×** faster`, '');
+  row(`on-demand one-week PNG through the endpoint (${(c.pngBytes / 1024).toFixed(0)} KB)`, `median **${c.pngMedianMs.toFixed(0)} ms**`, '≤ 150 ms');
+  row(`on-demand one-week PDF report through the endpoint (${c.pdfPages} pages)`, `median **${c.pdfMedianMs.toFixed(0)} ms**`, '≤ 400 ms');
 }
 
 const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}`;
