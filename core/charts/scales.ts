@@ -99,8 +99,16 @@ export function layout(
   };
   if (plot.right <= plot.left) plot.right = plot.left + 1;
   if (plot.bottom <= plot.top) plot.bottom = plot.top + 1;
-  const end = timespan.end > timespan.start ? timespan.end : timespan.start + 1;
-  const x = scaleUtc().domain([timespan.start, end]).range([plot.left, plot.right]);
+  // Bars are whole buckets: the time axis reaches from the first bucket's start to the last one's end, so the
+  // last bucket (even one starting at the timespan's end) is drawn in full.
+  let start = timespan.start;
+  let end = timespan.end > timespan.start ? timespan.end : timespan.start + 1;
+  for (const p of prepared) {
+    if (p.buckets.length === 0) continue;
+    start = Math.min(start, p.buckets[0]!.start);
+    end = Math.max(end, p.buckets.at(-1)!.end);
+  }
+  const x = scaleUtc().domain([start, end]).range([plot.left, plot.right]);
   const axes: YAxis[] = units.map((uom, i) => {
     const members = prepared.filter((p) => p.axis === i);
     const phenomena = [...new Set(members.map((m) => m.series.phenomenon))].join(', ');

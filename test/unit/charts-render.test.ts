@@ -141,7 +141,7 @@ describe('renderChartSvg', () => {
     const ref = paths(svg).find((p) => p.attrs.includes('stroke="#c01c28"'))!;
     expect(ref.attrs).toContain('stroke-width="1"');
     expect(ref.attrs).toContain('stroke-dasharray="6 3"');
-    expect(ref.d).toMatch(/^M70,([\d.]+)L275,\1L275,/); // held until the change point, then steps
+    expect(ref.d).toMatch(/^M70,([\d.]+)L([\d.]+),\1L\2,/); // held until the change point, then steps
     expect(svg).toContain('<title>Alarm &lt;1&gt;</title>');
     const barGroup = /<g class="series series-bar"[^\n]*/.exec(svg)![0];
     const bars = [...barGroup.matchAll(/<rect x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)" fill="#26a269"\/>/g)];
