@@ -12,6 +12,7 @@ import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { handleTimeseries, type TimeseriesOptions } from './timeseries-handler.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { sendError, trySendFile } from './respond.ts';
+import { applyCommonHeaders } from './http-cache.ts';
 import type { ServedBuild } from './served-build.ts';
 
 const SITE_TYPES: Record<string, string> = {
@@ -61,7 +62,9 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
   const own = options.renderer === undefined;
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
   const server = createServer((req, res) => {
-    void handle(req, res, getBuild(), options, ts).catch((e: unknown) => sendError(req, res, e));
+    const build = getBuild();
+    if (applyCommonHeaders(req, res, build.tag)) return;
+    void handle(req, res, build, options, ts).catch((e: unknown) => sendError(req, res, e));
   });
   if (own) server.on('close', () => void ts.renderer.close());
   return server;

@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, HttpError } from '../core/http/errors.ts';
+import { forgetCaching } from './http-cache.ts';
 
 export const API_HEADERS = { 'Access-Control-Allow-Origin': '*' };
 
@@ -19,6 +20,7 @@ export function sendError(req: IncomingMessage, res: ServerResponse, e: unknown)
     res.destroy();
     return;
   }
+  forgetCaching(res);
   sendText(req, res, err.status, 'application/json', errorBody(err), err.headers);
 }
 

@@ -3,7 +3,8 @@
  * small pool of connections. Requests borrow a connection for the life of one query.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { CatalogueFacts } from '../core/radar/queries.ts';
 import type { SnapshotManifest } from '../core/snapshot/table-schema.ts';
@@ -62,6 +63,8 @@ export interface ServedBuild {
   folder: string;
   site: string;
   manifest: SnapshotManifest;
+  /** Identifies this build's answers: a hash of its build.json and folder name, the base of every ETag. */
+  tag: string;
   radar?: { pool: ConnectionPool; facts: CatalogueFacts };
   /** The Timeseries API: observations in the pool's database, metadata in memory. */
   timeseries?: { pool: ConnectionPool; catalogue: Catalogue };
@@ -69,11 +72,13 @@ export interface ServedBuild {
 }
 
 export async function openServedBuild(folder: string, poolSize = 4): Promise<ServedBuild> {
-  const info = JSON.parse(readFileSync(join(folder, 'build.json'), 'utf8')) as { snapshot: SnapshotManifest };
+  const buildJson = readFileSync(join(folder, 'build.json'), 'utf8');
+  const info = JSON.parse(buildJson) as { snapshot: SnapshotManifest };
   const build: ServedBuild = {
     folder,
     site: join(folder, 'site'),
     manifest: info.snapshot,
+    tag: createHash('sha1').update(`${basename(folder)}\n${buildJson}`).digest('base64url').slice(0, 16),
     close() {
       build.radar?.pool.close();
       build.timeseries?.pool.close();

@@ -48,7 +48,6 @@ async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Time
     'Content-Type': MEDIA_TYPE[request.kind],
     'Content-Length': body.length,
     'Content-Disposition': `inline; filename="${name}.${request.kind}"`,
-    'Cache-Control': 'no-cache',
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -1,0 +1,61 @@
+/**
+ * Caching and security headers, set once per request before any handler answers:
+ * - Every GET or HEAD answer is a function of the build and the request (path, query, `Accept`), so its ETag is
+ *   a hash of those: `"<build tag>-<request hash>"`. A matching `If-None-Match` is 304 before any work.
+ *   A new build (a new snapshot) changes every ETag.
+ * - `Cache-Control: public, max-age=300` on answers (a CDN or browser may reuse them for five minutes, then
+ *   revalidates with the ETag); errors are `no-store`. `Vary: Accept`, as `Accept` selects the representation.
+ * - CORS: `Access-Control-Allow-Origin: *` on everything, and the headers a script needs to read exposed
+ *   (`Link` for paging, `ETag`, `Content-Disposition`).
+ * - Security, on every answer (HTML pages of the docs site and of the radar API's `text/html` type included):
+ *   `X-Content-Type-Options: nosniff`, a Content-Security-Policy allowing only this origin (plus inline
+ *   styles and data: images), no framing, no referrer.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const CACHE_CONTROL = 'public, max-age=300';
+
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+export function etagOf(buildTag: string, req: IncomingMessage): string {
+  const key = `${req.url ?? '/'}\n${req.headers.accept ?? ''}`;
+  return `"${buildTag}-${createHash('sha1').update(key).digest('base64url').slice(0, 16)}"`;
+}
+
+/** Whether an `If-None-Match` header matches the ETag (weak comparison, `*` included). */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * Sets the common headers; answers 304 and returns true when the client's copy is current.
+ * Handlers' own writeHead headers are merged over these.
+ */
+export function applyCommonHeaders(req: IncomingMessage, res: ServerResponse, buildTag: string): boolean {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'Link, ETag, Content-Disposition');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+  res.setHeader('Vary', 'Accept');
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const etag = etagOf(buildTag, req);
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', CACHE_CONTROL);
+  if (!matchesIfNoneMatch(req.headers['if-none-match'], etag)) return false;
+  res.writeHead(304);
+  res.end();
+  return true;
+}
+
+/** An error must not be cached or revalidated as if it were the answer. */
+export function forgetCaching(res: ServerResponse): void {
+  res.removeHeader('ETag');
+  res.setHeader('Cache-Control', 'no-store');
+}

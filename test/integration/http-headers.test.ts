@@ -1,0 +1,74 @@
+/**
+ * Caching, CORS and security headers through a real endpoint: an ETag per build and request, 304 on a
+ * matching If-None-Match (static files, live queries and charts alike), no caching of errors, a new ETag for
+ * a new build, and the security headers on every answer.
+ */
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { get, startEndpoint, type Served } from '../helpers/servers.ts';
+
+let radar: Served;
+let ts: Served;
+
+beforeAll(async () => {
+  [radar, ts] = await Promise.all([startEndpoint(inject('demoBuild')), startEndpoint(inject('tsBuild'))]);
+});
+afterAll(async () => {
+  await Promise.all([radar.close(), ts.close()]);
+});
+
+describe('ETag and 304', () => {
+  test.each([
+    ['radar static', () => radar, '/radarnet/mirror/v3/radars'],
+    ['radar live', () => radar, '/radarnet/mirror/v3/files?limit=3'],
+    ['timeseries static', () => ts, '/api/v1/stations'],
+    ['timeseries live', () => ts, '/api/v1/stations?locale=de'],
+    ['pre-rendered chart', () => ts, '/api/v1/timeseries/ts_koeln_rhein_water_level/lastWeek'],
+  ])('%s: an ETag, then 304 with no body when the client has it', async (_, server, path) => {
+    const a = await get(server().url, path);
+    expect(a.status).toBe(200);
+    const etag = a.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+-[\w-]+"$/);
+    expect(a.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(a.headers.get('vary')).toBe('Accept');
+    const b = await get(server().url, path);
+    expect(b.headers.get('etag')).toBe(etag);
+    const c = await get(server().url, path, { 'If-None-Match': `W/${etag}, "other"` });
+    expect(c.status).toBe(304);
+    expect(c.body.length).toBe(0);
+    expect(c.headers.get('etag')).toBe(etag);
+    const d = await get(server().url, path, { 'If-None-Match': '"stale"' });
+    expect(d.status).toBe(200);
+    expect(d.body.equals(a.body)).toBe(true);
+  });
+
+  test('another representation or query is another ETag; errors are not cached', async () => {
+    const json = await get(radar.url, '/radarnet/mirror/v3/radars');
+    const csv = await get(radar.url, '/radarnet/mirror/v3/radars', { Accept: 'text/csv' });
+    expect(csv.type).toMatch(/text\/csv/);
+    expect(csv.headers.get('etag')).not.toBe(json.headers.get('etag'));
+    expect((await get(radar.url, '/radarnet/mirror/v3/radars?limit=1')).headers.get('etag')).not.toBe(json.headers.get('etag'));
+    const bad = await get(ts.url, '/api/v1/stations?limit=0');
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('etag')).toBeNull();
+    expect(bad.headers.get('cache-control')).toBe('no-store');
+  });
+
+  test('another build (snapshot) gives other ETags for the same request', async () => {
+    const a = await get(radar.url, '/radarnet/mirror/v3/');
+    const b = await get(ts.url, '/radarnet/mirror/v3/');
+    expect(a.headers.get('etag')).not.toBe(b.headers.get('etag'));
+  });
+});
+
+describe('CORS and security headers', () => {
+  test('on API answers, errors and site files', async () => {
+    for (const r of [await get(ts.url, '/api/v1/timeseries'), await get(ts.url, '/api/v1/nothing'), await get(radar.url, '/radarnet/mirror/v3/radars', { Accept: 'text/html' })]) {
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect(r.headers.get('access-control-expose-headers')).toContain('Link');
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(r.headers.get('x-frame-options')).toBe('DENY');
+      expect(r.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+  });
+});
