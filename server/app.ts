@@ -64,6 +64,8 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
   const server = createServer((req, res) => {
     const build = getBuild();
     if (applyCommonHeaders(req, res, build.tag)) return;
+    build.inFlight++;
+    res.once('close', () => build.inFlight--);
     void handle(req, res, build, options, ts).catch((e: unknown) => sendError(req, res, e));
   });
   if (own) server.on('close', () => void ts.renderer.close());

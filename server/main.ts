@@ -7,21 +7,65 @@ import { realpathSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
-import { openServedBuild } from './served-build.ts';
+import { openServedBuild, type ServedBuild } from './served-build.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 
-export async function serve(opts: { build: string; port: number; host: string } & AppOptions) {
-  const build = await openServedBuild(realpathSync(opts.build));
+export interface ServeOptions extends AppOptions {
+  build: string;
+  port: number;
+  host: string;
+  /** How often to look whether `build` (a link such as dist) points at a new build, ms; 0: never. */
+  watchMs?: number;
+}
+
+/**
+ * Serves a build. When `build` is the link a build swaps (dist -> dist.builds/<stamp>), a new build is picked
+ * up while serving: it is opened fully first, then new requests go to it; the old one answers the requests it
+ * has and is closed when they are done. A new build that cannot be opened is reported and the old one kept.
+ */
+export async function serve(opts: ServeOptions) {
+  let build = await openServedBuild(realpathSync(opts.build));
   const renderer = opts.renderer ?? new ChartRenderer();
   const server = createApp(() => build, { ...opts, renderer });
+  let swapping = false;
+  const retire = (old: ServedBuild) => {
+    const t = setInterval(() => {
+      if (old.inFlight > 0) return;
+      clearInterval(t);
+      old.close();
+    }, 200);
+  };
+  const watch = async () => {
+    if (swapping) return;
+    swapping = true;
+    try {
+      const target = realpathSync(opts.build);
+      if (target === build.folder) return;
+      const next = await openServedBuild(target);
+      const old = build;
+      build = next;
+      console.error(`snapcat now serving ${next.manifest.name} (taken at ${next.manifest.taken_at}) from ${target}`);
+      retire(old);
+    } catch (e) {
+      console.error(`snapcat: a new build at ${opts.build} could not be opened, still serving ${build.folder}: ${(e as Error).message}`);
+    } finally {
+      swapping = false;
+    }
+  };
+  const watchMs = opts.watchMs ?? 2000;
+  const watcher = watchMs > 0 ? setInterval(() => void watch(), watchMs) : undefined;
+  watcher?.unref();
   await new Promise<void>((resolve) => server.listen(opts.port, opts.host, resolve));
   const address = server.address() as AddressInfo;
   return {
     server,
-    build,
+    get build() {
+      return build;
+    },
     renderer,
     url: `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`,
     async close() {
+      if (watcher) clearInterval(watcher);
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!opts.renderer) await renderer.close();

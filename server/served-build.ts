@@ -63,6 +63,8 @@ export interface ServedBuild {
   folder: string;
   site: string;
   manifest: SnapshotManifest;
+  /** Requests being answered from this build (a replaced build is closed when none are left). */
+  inFlight: number;
   /** Identifies this build's answers: a hash of its build.json and folder name, the base of every ETag. */
   tag: string;
   radar?: { pool: ConnectionPool; facts: CatalogueFacts };
@@ -78,6 +80,7 @@ export async function openServedBuild(folder: string, poolSize = 4): Promise<Ser
     folder,
     site: join(folder, 'site'),
     manifest: info.snapshot,
+    inFlight: 0,
     tag: createHash('sha1').update(`${basename(folder)}\n${buildJson}`).digest('base64url').slice(0, 16),
     close() {
       build.radar?.pool.close();
