@@ -55,9 +55,30 @@ function notFoundFor(route: RadarRoute, apiPath: string): HttpError {
   return notFound(`No record at ${apiPath}`, [`The collection ${RADAR_PREFIX}${route.path.slice(0, -'/:id'.length)} lists the ids there are`]);
 }
 
+const TREE_FILE = /\.(json|csv|sha1|html)$/;
+
+/**
+ * A request naming a file of the static tree itself (`/radarnet/mirror/v3/radars/6.json`, as a static host
+ * serves it and the docs site links it): that file. No API path ends in these suffixes, so nothing else changes.
+ */
+async function sendTreeFile(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild): Promise<boolean> {
+  const m = TREE_FILE.exec(url.pathname);
+  if (!m || url.pathname.includes('..')) return false;
+  const type = { json: 'application/json', csv: CONTENT_TYPES.csv, sha1: CONTENT_TYPES.checksum, html: CONTENT_TYPES.html }[m[1] as 'json'];
+  let rel: string;
+  try {
+    rel = decodeURIComponent(url.pathname).replace(/^\/+/, '');
+  } catch {
+    return false;
+  }
+  if (rel.includes('\0') || rel.split('/').includes('..')) return false;
+  return trySendFile(req, res, join(build.site, rel), type);
+}
+
 export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false): Promise<void> {
   const rest = url.pathname.slice(RADAR_PREFIX.length);
   if (rest === '') return redirect(req, res, `${RADAR_PREFIX}/${url.search}`);
+  if (!liveOnly && (await sendTreeFile(req, res, url, build))) return;
   const match = matchRadarRoute(rest);
   if (!match) {
     throw notFound(`No such path: ${url.pathname}`, [`The index ${RADAR_PREFIX}/ lists every path`, ...(rest.endsWith('/') && matchRadarRoute(rest.slice(0, -1)) ? [`Without the trailing slash: ${RADAR_PREFIX}${rest.slice(0, -1)}`] : [])]);

@@ -72,3 +72,17 @@ describe('CORS and security headers', () => {
     }
   });
 });
+
+describe('files of the static tree by their own names', () => {
+  test('/radarnet/mirror/v3/radars/<id>.json and .csv are the tree files, the same bytes as the API paths', async () => {
+    const list = await get(radar.url, '/radarnet/mirror/v3/radars');
+    const first = (JSON.parse(list.text) as { id: number }[])[0]!.id;
+    const file = await get(radar.url, `/radarnet/mirror/v3/radars/${first}.json`);
+    expect([file.status, file.type]).toEqual([200, 'application/json']);
+    expect(file.body.equals((await get(radar.url, `/radarnet/mirror/v3/radars/${first}`)).body)).toBe(true);
+    const csv = await get(radar.url, '/radarnet/mirror/v3/radars.csv');
+    expect(csv.type).toMatch(/text\/csv/);
+    expect(csv.body.equals((await get(radar.url, '/radarnet/mirror/v3/radars?contentType=csv')).body)).toBe(true);
+    expect((await get(radar.url, '/radarnet/mirror/v3/radars/..%2F..%2F..%2Fbuild.json')).status).toBeGreaterThanOrEqual(400);
+  });
+});
