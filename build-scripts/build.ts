@@ -1,5 +1,5 @@
 /**
- * npm run build -- --snapshot DIR [--out dist] [--db-only] [--no-charts] [--quiet]
+ * npm run build -- --snapshot DIR [--out dist] [--db-only] [--no-charts] [--no-site] [--quiet]
  *
  * Validates a snapshot, then builds beside the last good output and swaps it in at the end:
  *   <out>/site/   the static tree (any static host serves it)
@@ -7,7 +7,8 @@
  *   <out>/build.json
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
  * --db-only writes the databases and no static tree: for catalogues too large to pre-generate, the endpoint
- * answers every path by a query. --no-charts skips pre-rendering the configured charts (no Chromium needed).
+ * answers every path by a query. --no-charts skips pre-rendering the configured charts (no Chromium needed);
+ * --no-site skips the Astro documentation and browsing site (build-scripts/site.ts).
  * <out>.cache/ keeps what the next build of the same output may reuse (pre-rendered charts by content hash).
  */
 import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
@@ -23,6 +24,7 @@ import { TreeWriter } from './lib/tree-writer.ts';
 import { buildRadar } from './radar/build-radar.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
+import { buildSite as buildSiteNow } from './site.ts';
 
 const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<void>>> = {
   'radarnet-mirror-v3': buildRadar,
@@ -53,7 +55,17 @@ export interface BuildOptions {
   dbOnly?: boolean;
   /** Pre-render the configured charts (default true). */
   charts?: boolean;
+  /** Build the documentation and browsing site into the tree (default true; never for a database-only build). */
+  site?: boolean;
   recordOrder?: boolean;
+}
+
+/** Site builds one at a time in a process: Astro's build reads process-wide settings (environment, folder). */
+let siteBuilds: Promise<unknown> = Promise.resolve();
+function buildSite(opts: Parameters<typeof buildSiteNow>[0]): ReturnType<typeof buildSiteNow> {
+  const next = siteBuilds.then(() => buildSiteNow(opts));
+  siteBuilds = next.catch(() => {});
+  return next;
 }
 
 export async function build(opts: BuildOptions): Promise<BuildResult> {
@@ -97,6 +109,11 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         });
       }
       await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: progress.files, bytes: progress.bytes }, null, 2) + '\n');
+      if (!opts.dbOnly && (opts.site ?? true)) {
+        progress.begin('site: Astro');
+        const site = await buildSite({ buildFolder: dir, quiet: true });
+        stats['site pages'] = site.pages;
+      }
     });
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
@@ -116,14 +133,15 @@ if (import.meta.main) {
       quiet: { type: 'boolean', default: false },
       'db-only': { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
+      'no-site': { type: 'boolean', default: false },
     },
   });
   if (!values.snapshot) {
-    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--db-only] [--no-charts] [--quiet]');
+    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--db-only] [--no-charts] [--no-site] [--quiet]');
     process.exit(2);
   }
   try {
-    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], charts: !values['no-charts'] });
+    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], charts: !values['no-charts'], site: !values['no-site'] });
   } catch (e) {
     console.error(`\nbuild failed, nothing written (the last good build is untouched): ${(e as Error).message}`);
     process.exit(1);

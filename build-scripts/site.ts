@@ -1,0 +1,80 @@
+/**
+ * npm run site -- --build dist [--quiet]
+ *
+ * Builds the documentation site (Astro, `site/pages/`) of a finished build and places its pages into the
+ * build's static tree, `<build>/site/`, beside the API files: `/` (index.html), `/docs/…`, `/browse/…` and
+ * the assets of `public/`. The pages read `<build>/build.json` and JSON files of the tree (SNAPCAT_BUILD);
+ * Astro writes into a scratch folder `.astro-out/<random>/` of the repository (SNAPCAT_SITE_OUT), whose files
+ * then move into the tree. (Astro 7 bundles the pages into `<outDir>/.prerender/` only when outDir lies in
+ * the working directory, else into `<cwd>/.astro/`, where they could not import their packages and where two
+ * builds would meet: so the scratch folder is in the repository and the build runs from there.) A page whose name is already a file of the API tree fails the build, nothing moved. Rebuilding
+ * replaces the pages of the last site build (listed in `<build>/site-files.json`). Telemetry is off and
+ * nothing is fetched from the network.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { placeSiteFiles, SITE_FILES_MANIFEST } from './lib/site-files.ts';
+
+/** The repository root: where astro.config.mjs, site/ and public/ are. */
+const ROOT = resolve(dirname(import.meta.dirname));
+
+export interface SiteResult {
+  /** HTML pages placed. */
+  pages: number;
+  seconds: number;
+}
+
+const ENV_KEYS = ['SNAPCAT_BUILD', 'SNAPCAT_SITE_OUT', 'ASTRO_TELEMETRY_DISABLED', 'NODE_ENV'] as const;
+
+export async function buildSite(opts: { buildFolder: string; quiet?: boolean }): Promise<SiteResult> {
+  const t0 = performance.now();
+  const folder = await realpath(resolve(opts.buildFolder)).catch(() => {
+    throw new Error(`no build folder at ${opts.buildFolder}: run npm run build first`);
+  });
+  if (!existsSync(join(folder, 'build.json'))) throw new Error(`${opts.buildFolder} is no build: it has no build.json`);
+  const siteDir = join(folder, 'site');
+  if (!existsSync(siteDir)) throw new Error(`${opts.buildFolder} has no static tree (site/): a --db-only build has none to add pages to`);
+
+  await mkdir(join(ROOT, '.astro-out'), { recursive: true });
+  const scratch = await mkdtemp(join(ROOT, '.astro-out', 'site-'));
+  const saved = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+  const cwd = process.cwd();
+  if (cwd !== ROOT) process.chdir(ROOT);
+  process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  process.env.SNAPCAT_BUILD = folder;
+  process.env.SNAPCAT_SITE_OUT = scratch;
+  try {
+    // imported here: loading Astro costs a second the API build should not pay when it makes no site
+    const { build } = await import('astro');
+    await build({ root: ROOT, configFile: 'astro.config.mjs' /* joined to root by Astro 7, even when absolute */, outDir: scratch, mode: 'production', logLevel: opts.quiet ? 'error' : 'info' });
+    const files = await placeSiteFiles(scratch, siteDir, join(folder, SITE_FILES_MANIFEST));
+    const pages = files.filter((f) => f.endsWith('.html')).length;
+    const seconds = (performance.now() - t0) / 1000;
+    if (!opts.quiet) process.stderr.write(`site: ${pages} pages (${files.length} files) in ${seconds.toFixed(1)} s -> ${siteDir}\n`);
+    return { pages, seconds };
+  } finally {
+    if (process.cwd() !== cwd) process.chdir(cwd);
+    for (const k of ENV_KEYS) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      build: { type: 'string', default: 'dist' },
+      quiet: { type: 'boolean', default: false },
+    },
+  });
+  try {
+    await buildSite({ buildFolder: values.build, quiet: values.quiet });
+  } catch (e) {
+    console.error(`\nsite build failed: ${(e as Error).message}`);
+    process.exit(1);
+  }
+}
