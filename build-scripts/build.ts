@@ -5,6 +5,7 @@
  *   <out>/site/   the static tree (any static host serves it)
  *   <out>/data/   the databases the endpoint queries
  *   <out>/build.json
+ *   <out>/site/openapi.json, and the docs site's pages (/, /docs/, /browse/)
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
  * --db-only writes the databases and no static tree: for catalogues too large to pre-generate, the endpoint
  * answers every path by a query. --no-charts skips pre-rendering the configured charts (no Chromium needed);
@@ -25,6 +26,7 @@ import { buildRadar } from './radar/build-radar.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
 import { buildSite as buildSiteNow } from './site.ts';
+import { openApiDocument, OPENAPI_PATH } from '../core/openapi/document.ts';
 
 const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<void>>> = {
   'radarnet-mirror-v3': buildRadar,
@@ -109,6 +111,8 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         });
       }
       await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: progress.files, bytes: progress.bytes }, null, 2) + '\n');
+      // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
+      if (!opts.dbOnly) await writeFile(join(site, OPENAPI_PATH), JSON.stringify(openApiDocument(), null, 2) + '\n');
       if (!opts.dbOnly && (opts.site ?? true)) {
         progress.begin('site: Astro');
         const site = await buildSite({ buildFolder: dir, quiet: true });

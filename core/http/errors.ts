@@ -1,17 +1,31 @@
 /**
  * One error shape for both APIs (DECISIONS.md): thrown as HttpError anywhere inside,
- * turned into the JSON body once, at the edge, by errorBody().
+ * turned into the JSON body once, at the edge, by errorBody(). The statuses and the body are documented
+ * by the tables below (the OpenAPI document is made from them).
  */
+import { z } from 'zod';
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  413: 'Payload Too Large',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
+/** Every error status the APIs answer: its reason phrase and when it is sent. */
+export const ERROR_STATUSES: Record<number, { reason: string; when: string }> = {
+  400: { reason: 'Bad Request', when: 'A parameter, path segment or request body cannot be read. userMessage names it; the hints give a valid example.' },
+  404: { reason: 'Not Found', when: 'No such path, or no resource with that id (or none that matches the filters given).' },
+  405: { reason: 'Method Not Allowed', when: 'A method the path does not answer; the Allow header lists those it does.' },
+  406: { reason: 'Not Acceptable', when: 'The Accept header, contentType parameter or path extension names only media types this path cannot produce; the hints list those it can.' },
+  413: { reason: 'Payload Too Large', when: 'The request body is larger than the API reads (the connection is closed).' },
+  500: { reason: 'Internal Server Error', when: 'An unexpected failure of the server; never sent for bad input.' },
+  503: { reason: 'Service Unavailable', when: "This build has no database for the API, or the chart renderer could not render in time (Retry-After says when to try again)." },
 };
+
+/** The JSON body of every error response. */
+export const errorBodySchema = z
+  .strictObject({
+    statusCode: z.number().int().min(400).max(599).describe('The HTTP status code.'),
+    reason: z.string().describe('Its reason phrase, for example Not Found.'),
+    userMessage: z.string().describe('What went wrong, naming the parameter, path or body field at fault.'),
+    developerMessage: z.string().optional().describe('More detail for a developer; left out when empty. Never a stack trace or SQL text.'),
+    hints: z.array(z.string()).optional().describe('What would work instead, for example "A valid example: ..."; left out when empty.'),
+  })
+  .describe('The one error body of both APIs.');
 
 export class HttpError extends Error {
   readonly status: number;
@@ -31,16 +45,10 @@ export class HttpError extends Error {
 }
 
 export function reasonPhrase(status: number): string {
-  return REASONS[status] ?? 'Error';
+  return ERROR_STATUSES[status]?.reason ?? 'Error';
 }
 
-export interface ErrorBody {
-  statusCode: number;
-  reason: string;
-  userMessage: string;
-  developerMessage?: string;
-  hints?: string[];
-}
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export function errorObject(e: HttpError): ErrorBody {
   const body: ErrorBody = { statusCode: e.status, reason: reasonPhrase(e.status), userMessage: e.userMessage };

@@ -41,16 +41,27 @@ export interface RadarParams {
   includeHeaders: boolean;
 }
 
-const CONTENT_TYPE_NAMES: Record<string, Format> = {
+/** What each format holds (for the docs). */
+export const FORMAT_MEANINGS: Record<Format, string> = {
+  json: 'JSON, the default: an array of records for a collection, one object for a record path, the index object for /.',
+  csv: "CSV (RFC 4180, CRLF line ends): a header row of the view's field names (unless includeHeaders=false), then one row per record; nested values as JSON text.",
+  checksum: 'Checksum report as sha1sum writes it: one line `<checksum>  <filename>` (two spaces, LF) per record that has a checksum.',
+  html: 'The HTML documentation page of this path: fields, parameters, representations.',
+};
+
+/** The values `contentType` takes (in any case), each with the format it selects. */
+export const CONTENT_TYPE_VALUES: Record<string, Format> = {
   'application/json': 'json',
   json: 'json',
   'text/csv': 'csv',
   csv: 'csv',
   'text/plain': 'checksum',
-  checksumreport: 'checksum',
+  checksumReport: 'checksum',
   'text/html': 'html',
   html: 'html',
 };
+
+const CONTENT_TYPE_NAMES: Record<string, Format> = Object.fromEntries(Object.entries(CONTENT_TYPE_VALUES).map(([v, f]) => [v.toLowerCase(), f]));
 
 const boolean = booleanParam;
 
@@ -120,6 +131,8 @@ export interface ParamDoc {
 }
 
 const RAW_SCHEMAS = { contentType, expanded: boolean, timespan, bbox, radar_code: radarCode, distinct: boolean, delimiter, includeHeaders: boolean };
+/** The parameters parseRadarParams reads. */
+export const RADAR_PARAM_NAMES = Object.keys(RAW_SCHEMAS) as (keyof typeof RAW_SCHEMAS)[];
 
 export const PARAM_DOCS: ParamDoc[] = [
   { name: 'contentType', type: 'media type or short name', default: '(Accept header, else application/json)', example: 'checksumReport', meaning: 'Selects the representation: application/json (json), text/csv (csv), text/plain (checksumReport), text/html (html). Wins over Accept.' },

@@ -4,7 +4,8 @@
  * Missing parts take their lowest value. No zone means UTC.
  */
 
-const PATTERN =
+/** The datetime forms read (letters in any case). */
+export const PARTIAL_DATETIME_PATTERN =
   /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?)?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 export type PartialDatetimeResult = { ok: true; ms: number } | { ok: false; problem: string };
@@ -16,7 +17,7 @@ function daysInMonth(year: number, month: number): number {
 export function parsePartialDatetime(input: string): PartialDatetimeResult {
   // A '+' offset that was not URL-encoded arrives as a space: `12:00 01:00` means `12:00+01:00`.
   const text = input.trim().replace(/^(\d{4}-\d{2}-\d{2}[T ]\d{2}(?::\d{2}(?::\d{2}(?:\.\d+)?)?)?) (\d{2}(?::?\d{2})?)$/i, '$1+$2');
-  const m = PATTERN.exec(text);
+  const m = PARTIAL_DATETIME_PATTERN.exec(text);
   if (!m) return { ok: false, problem: `'${input}' is not a datetime such as 2016, 2016-03, 2016-03-01 or 2016-03-01T12:30:00Z` };
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   if (zone && h === undefined) return { ok: false, problem: `'${input}' has a time zone but no time` };

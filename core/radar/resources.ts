@@ -10,6 +10,8 @@ export interface Field {
   /** Column of the resource's table holding the value. */
   column: string;
   kind: FieldKind;
+  /** The value may be null (the snapshot's column is nullable). */
+  nullable?: boolean;
 }
 
 export interface Resource {
@@ -29,24 +31,26 @@ export interface Resource {
 }
 
 const f = (name: string, kind: FieldKind, column = name): Field => ({ name, kind, column });
+/** A field whose value may be null. */
+const n = (name: string, kind: FieldKind, column = name): Field => ({ name, kind, column, nullable: true });
 
-const FILE_SIMPLE = [f('id', 'int'), f('filename', 'text'), f('checksum', 'text')];
+const FILE_SIMPLE = [f('id', 'int'), f('filename', 'text'), n('checksum', 'text')];
 const FILE_EXPANDED = [
   f('id', 'int'),
   f('file_path', 'text'),
   f('file_start_datetime', 'datetime'),
   f('file_end_datetime', 'datetime'),
-  f('data_start_datetime', 'datetime'),
-  f('data_end_datetime', 'datetime'),
+  n('data_start_datetime', 'datetime'),
+  n('data_end_datetime', 'datetime'),
   f('last_mod', 'datetime'),
   f('file_size', 'digits'),
   f('status_flag', 'int'),
-  f('checksum', 'text'),
+  n('checksum', 'text'),
   f('include_in_file_coverage', 'bool'),
   f('include_in_data_coverage', 'bool'),
   f('last_updated', 'datetime'),
   f('radar_code', 'text'),
-  f('radar_short_code', 'text'),
+  n('radar_short_code', 'text'),
   f('radar_name', 'text'),
   f('file_type', 'text'),
 ];
@@ -88,7 +92,7 @@ export const RESOURCES: Record<ResourceName, Resource> = {
     table: 'transferred_x',
     meaning: 'A recorded instance of a file arriving in a transfer; one file id may have several.',
     simple: FILE_SIMPLE,
-    expanded: [...FILE_EXPANDED, f('transferred_file_status', 'text'), f('transfer_start_datetime', 'datetime'), f('transfer_end_datetime', 'datetime')],
+    expanded: [...FILE_EXPANDED, n('transferred_file_status', 'text'), f('transfer_start_datetime', 'datetime'), f('transfer_end_datetime', 'datetime')],
     checksum: { checksum: 'checksum', filename: 'filename' },
     time: FILE_TIME,
     radar: true,
@@ -125,16 +129,16 @@ export const RESOURCES: Record<ResourceName, Resource> = {
       f('radar_id', 'int'),
       f('radar_name', 'text'),
       f('radar_code', 'text'),
-      f('radar_short_code', 'text'),
+      n('radar_short_code', 'text'),
       f('geographic_position', 'json'),
-      f('field_of_view', 'json'),
+      n('field_of_view', 'json'),
       f('country_name', 'text'),
       f('country_iso_code', 'text'),
       f('institute_name', 'text'),
       f('hdw_checksum', 'text'),
       f('hdw_file_path', 'text'),
-      f('earliest_data', 'datetime'),
-      f('latest_data', 'datetime'),
+      n('earliest_data', 'datetime'),
+      n('latest_data', 'datetime'),
       f('status_flag', 'int'),
     ],
     checksum: { checksum: 'hdw_checksum', filename: 'hdw_filename' },

@@ -8,6 +8,26 @@ import type { Format } from './params.ts';
 
 export const RADAR_PREFIX = '/radarnet/mirror/v3';
 
+/** The API as a whole, for the docs. */
+export const RADAR_API = {
+  title: 'Radar Data Mirror Catalogue API',
+  version: 'v3',
+  description:
+    'Read-only catalogue of the data files of a radar network, their transfers to the mirror, the radars, their temporal coverage and supporting metadata. ' +
+    `Every path starts with ${RADAR_PREFIX}; ${RADAR_PREFIX} itself redirects (301) to ${RADAR_PREFIX}/. ` +
+    'GET and HEAD only: any other method is 405. A path with a trailing slash (other than the index) is 404. ' +
+    'The representation is chosen by the contentType parameter, else the Accept header; JSON by default. ' +
+    'Collections are in ascending id order. Unknown query parameters are ignored; of a repeated one the first value counts. ' +
+    'Every "now" (the two-month "old" threshold) is the instant the snapshot was taken.',
+};
+
+/** The `:id` path segment (`{id}` in OpenAPI terms). */
+export const ID_PARAM_DOC = {
+  name: 'id',
+  example: '1',
+  meaning: 'Integer id of the record (the database id). Not an integer: 400; an integer no record has (or outside 0..2^63-1): 404.',
+};
+
 /**
  * index: the resource-collection index. collection: an array of records. one: the record with that id.
  * instances: the array of every record with that id (transfer instances of one file).
@@ -33,12 +53,12 @@ export interface RadarRoute {
 
 const TRANSFERRED_CATEGORIES: { path: string; status: string; meaning: string }[] = [
   { path: 'blacklisted', status: 'blacklisted', meaning: 'matched the blacklist' },
-  { path: 'old', status: 'old', meaning: 'older than the two-month threshold' },
-  { path: 'small', status: 'small', meaning: 'under 55 bytes' },
+  { path: 'old', status: 'old', meaning: 'were older than the two-month threshold when they arrived' },
+  { path: 'small', status: 'small', meaning: 'are under 55 bytes' },
   { path: 'compression/failure', status: 'compression_failure', meaning: 'failed the bzip2 integrity check' },
   { path: 'compression/exception', status: 'compression_exception', meaning: 'caused an unexpected bzip2 exception' },
   { path: 'notregular', status: 'notregular', meaning: 'failed the regular-file test' },
-  { path: 'nomatch', status: 'nomatch', meaning: 'hash did not match a previous copy' },
+  { path: 'nomatch', status: 'nomatch', meaning: 'have a hash that did not match a previous copy' },
 ];
 
 const METADATA: { path: string; resource: ResourceName; what: string }[] = [

@@ -24,7 +24,7 @@ import type { Catalogue } from './catalogue.ts';
 import { readDataOptions, MAX_POST_SERIES } from './data-request.ts';
 import type { GeneralizeOptions } from './generalize.ts';
 import { hasFilters, seriesMatches } from './filters.ts';
-import { FILTERS } from './params.ts';
+import { FILTERS, type ParamDoc } from './params.ts';
 import { normaliseLocale, type Locale } from './locale.ts';
 import type { Timespan } from './timespan.ts';
 
@@ -89,15 +89,51 @@ function styleIssue(e: z.ZodError): string {
 
 const STYLE_HINT = 'chartType is line (lineType solid, dashed, dotted, solidWithDots; width; color #rrggbb) or bar (interval byHour, byDay, byWeek, byMonth; width 0 to 1; color)';
 
+type ChartParam = 'style' | 'legend' | 'grid' | 'width' | 'height' | 'language' | 'base64';
+
+/**
+ * The chart parameters with a valid example (used in error hints) and their meaning (for the docs). Read by
+ * `GET /timeseries/{id}/getData` asking for a PNG or PDF; all but `style` also from a render request body
+ * (or its query string).
+ */
+export const CHART_PARAM_DOCS: (ParamDoc & { name: ChartParam })[] = [
+  { name: 'style', example: `style=${STYLE_EXAMPLE}`, meaning: `Charts of GET getData: the style of the series, a URL-encoded JSON style object: ${STYLE_HINT}. Default: its rendering hints, else a solid line.` },
+  { name: 'legend', example: 'legend=true', meaning: `Charts: draw a legend (default ${CHART_DEFAULTS.legend}).` },
+  { name: 'grid', example: 'grid=true', meaning: `Charts: draw grid lines (default ${CHART_DEFAULTS.grid}).` },
+  { name: 'width', example: 'width=800', meaning: `Charts: width in pixels, ${MIN_SIZE} to ${MAX_SIZE} (default ${CHART_DEFAULTS.width}).` },
+  { name: 'height', example: 'height=500', meaning: `Charts: height in pixels, ${MIN_SIZE} to ${MAX_SIZE} (default ${CHART_DEFAULTS.height}).` },
+  {
+    name: 'language',
+    example: 'language=de',
+    meaning: 'Charts: language of labels and of the chart\'s words, numbers and dates (en, de, nl; others English), like locale and winning over it. Reports for US, CA, MX, PH, CL, CO, VE regions (en_US) are US Letter, others A4.',
+  },
+  { name: 'base64', example: 'base64=true', meaning: 'Charts: the PNG or PDF base64-encoded, with the same Content-Type.' },
+];
+
+/**
+ * The render request's own fields, each with an example value as JSON text (the body's other fields are the
+ * chart and data parameters by their query names).
+ */
+export const RENDER_BODY_DOCS: ParamDoc[] = [
+  {
+    name: 'styleOptions',
+    example: JSON.stringify(JSON.parse(RENDER_EXAMPLE).styleOptions),
+    meaning: `Style objects keyed by timeseries id: the series drawn, in this order, each in its style (at most ${MAX_POST_SERIES} series in all).`,
+  },
+  { name: 'timeseries', example: '["ts_koeln_rhein_water_level"]', meaning: 'Timeseries ids drawn with their default style, after the styleOptions keys (those not among them).' },
+];
+
+const CHART_EXAMPLES = Object.fromEntries(CHART_PARAM_DOCS.map((d) => [d.name, d.example])) as Record<ChartParam, string>;
+
 /** The GET parameter `style`: a style object as JSON text. */
 function readStyleParam(text: string): ChartStyle {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw badParameter('style', `is not JSON: ${(e as Error).message}`, `style=${STYLE_EXAMPLE}`);
+    throw badParameter('style', `is not JSON: ${(e as Error).message}`, CHART_EXAMPLES.style);
   }
-  return readStyle('style', v, `style=${STYLE_EXAMPLE}`);
+  return readStyle('style', v, CHART_EXAMPLES.style);
 }
 
 /** A style object. */
@@ -131,14 +167,14 @@ interface Look {
 
 /** Size, grid, legend, language and base64 from a query or a body's fields (same names). */
 function readLook(get: (name: string) => unknown, example: (name: string) => string): Look {
-  const locale = read(language, 'language', get('language'), example('language=de')) ?? read(language, 'locale', get('locale'), example('locale=de'));
+  const locale = read(language, 'language', get('language'), example(CHART_EXAMPLES.language)) ?? read(language, 'locale', get('locale'), example('locale=de'));
   return {
-    width: read(pixels, 'width', get('width'), example('width=800')) ?? CHART_DEFAULTS.width,
-    height: read(pixels, 'height', get('height'), example('height=500')) ?? CHART_DEFAULTS.height,
-    grid: read(flag, 'grid', get('grid'), example('grid=true')) ?? CHART_DEFAULTS.grid,
-    legend: read(flag, 'legend', get('legend'), example('legend=true')) ?? CHART_DEFAULTS.legend,
+    width: read(pixels, 'width', get('width'), example(CHART_EXAMPLES.width)) ?? CHART_DEFAULTS.width,
+    height: read(pixels, 'height', get('height'), example(CHART_EXAMPLES.height)) ?? CHART_DEFAULTS.height,
+    grid: read(flag, 'grid', get('grid'), example(CHART_EXAMPLES.grid)) ?? CHART_DEFAULTS.grid,
+    legend: read(flag, 'legend', get('legend'), example(CHART_EXAMPLES.legend)) ?? CHART_DEFAULTS.legend,
     locale,
-    base64: read(flag, 'base64', get('base64'), example('base64=true')) ?? false,
+    base64: read(flag, 'base64', get('base64'), example(CHART_EXAMPLES.base64)) ?? false,
   };
 }
 
@@ -159,7 +195,8 @@ export function readChartQuery(kind: ChartKind, query: URLSearchParams, cat: Cat
   return request(kind, look, { series: [{ k, style }], span: o.span, generalize: o.generalize, expanded: o.expanded });
 }
 
-const DATA_KEYS = ['timespan', 'expanded', 'generalize', 'generalizing_algorithm', 'threshold', 'tolerance_value', ...FILTERS];
+/** The data options a render request body may carry by their query names (they win over the query string). */
+export const DATA_KEYS = ['timespan', 'expanded', 'generalize', 'generalizing_algorithm', 'threshold', 'tolerance_value', ...FILTERS];
 
 /** `POST /timeseries/getData` with a render request body (already parsed JSON). */
 export function readRenderRequest(kind: ChartKind, body: unknown, query: URLSearchParams, cat: Catalogue): ChartRequest {

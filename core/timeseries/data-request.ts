@@ -19,16 +19,29 @@ import type { Catalogue } from './catalogue.ts';
 import type { DataRequest } from './data.ts';
 import { seriesMatches, hasFilters } from './filters.ts';
 import { parseGeneralizeOptions } from './generalize.ts';
-import { FILTERS, readFilters, readParam, type Filters } from './params.ts';
+import { FILTERS, readFilters, readParam, type Filters, type ParamDoc } from './params.ts';
 import { checkMaxTimespan, defaultTimespan, parseTimespan } from './timespan.ts';
 
 export const MAX_POST_SERIES = 100;
 /** The largest POST body read, bytes; more is 413. */
 export const MAX_POST_BYTES = 64 * 1024;
 
-const OPTION_KEYS = ['timespan', 'format', 'expanded', 'generalize', 'generalizing_algorithm', 'threshold', 'tolerance_value', 'force_latest_values', ...FILTERS];
+/** The data options a POST body may carry by their query names (they win over the query string). */
+export const OPTION_KEYS = ['timespan', 'format', 'expanded', 'generalize', 'generalizing_algorithm', 'threshold', 'tolerance_value', 'force_latest_values', ...FILTERS];
 
 export const POST_EXAMPLE = '{"timespan":"PT6H/2024-01-08TZ","timeseries":["ts_koeln_rhein_water_level"]}';
+
+/**
+ * The POST body's own field, with an example value as JSON text (the body's other fields are the data
+ * parameters by their query names).
+ */
+export const POST_BODY_DOCS: ParamDoc[] = [
+  {
+    name: 'timeseries',
+    example: JSON.stringify(JSON.parse(POST_EXAMPLE).timeseries),
+    meaning: `The timeseries ids to answer, 1 to ${MAX_POST_SERIES}; repeats are answered once, in first-named order. An unknown id: 404.`,
+  },
+];
 
 export type DataOptions = Omit<DataRequest, 'series' | 'mode'> & { filters: Filters; timespanGiven: boolean };
 

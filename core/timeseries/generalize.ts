@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { badParameter } from '../http/errors.ts';
 import { douglasPeuckerIndices } from './generalize/douglas-peucker.ts';
 import { lttbIndices } from './generalize/lttb.ts';
+import type { ParamDoc } from './params.ts';
 
 export { douglasPeuckerIndices, lttbIndices };
 
@@ -111,9 +112,30 @@ const tolerance = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
-const EXAMPLES = { generalizing_algorithm: 'generalizing_algorithm=DP', threshold: 'threshold=200', tolerance_value: 'tolerance_value=0.1' };
+type OptionName = 'generalizing_algorithm' | 'threshold' | 'tolerance_value';
 
-function read<T>(query: URLSearchParams, name: keyof typeof EXAMPLES, schema: z.ZodType<T, string>): T | undefined {
+/** The generalizer's parameters with a valid example (used in error hints) and their meaning (for the docs). */
+export const GENERALIZE_PARAM_DOCS: (ParamDoc & { name: OptionName })[] = [
+  {
+    name: 'generalizing_algorithm',
+    example: 'generalizing_algorithm=DP',
+    meaning: "With generalize=true: LTTB (Largest-Triangle-Three-Buckets) or DP (Douglas-Peucker), in any case; default: the snapshot's configured generalizer (LTTB unless configured).",
+  },
+  {
+    name: 'threshold',
+    example: 'threshold=200',
+    meaning: `LTTB: at most this many points (a whole number from 2; default ${DEFAULT_LTTB_THRESHOLD}), plus one marker per gap of nulls. The first and last points are kept.`,
+  },
+  {
+    name: 'tolerance_value',
+    example: 'tolerance_value=0.1',
+    meaning: `Douglas-Peucker: every dropped point lies within this distance (value units, vertically) of the kept line; a number from 0 up, default ${DEFAULT_DP_TOLERANCE}.`,
+  },
+];
+
+const EXAMPLES = Object.fromEntries(GENERALIZE_PARAM_DOCS.map((d) => [d.name, d.example])) as Record<OptionName, string>;
+
+function read<T>(query: URLSearchParams, name: OptionName, schema: z.ZodType<T, string>): T | undefined {
   const raw = query.get(name);
   if (raw === null) return undefined;
   const r = schema.safeParse(raw);

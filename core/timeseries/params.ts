@@ -41,10 +41,15 @@ const locale = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** The ids of a type prefix: `sta_koeln_rhein`. */
+export function idPattern(prefix: string): string {
+  return `^${prefix}_[A-Za-z0-9][A-Za-z0-9_-]*$`;
+}
+
 function resourceId(prefix: string) {
   return z.string().transform((v, ctx) => {
     const s = v.trim();
-    if (new RegExp(`^${prefix}_[A-Za-z0-9][A-Za-z0-9_-]*$`).test(s)) return s;
+    if (new RegExp(idPattern(prefix)).test(s)) return s;
     ctx.addIssue({ code: 'custom', message: `must be an id starting with ${prefix}_, not '${v}'` });
     return z.NEVER;
   });
@@ -90,6 +95,8 @@ const SCHEMAS = {
   generalize: boolean,
 };
 export type ParamName = keyof typeof SCHEMAS;
+/** The parameters read by the schemas of this table (the others: see the module comment). */
+export const PARAM_NAMES = Object.keys(SCHEMAS) as ParamName[];
 
 export interface ParamDoc {
   name: string;

@@ -7,6 +7,8 @@
  */
 import { COLLECTIONS, type CollectionName } from './catalogue.ts';
 import { PRERENDER_INTERVALS, type PrerenderInterval } from '../snapshot/timeseries-config.ts';
+import { OPTION_KEYS } from './data-request.ts';
+import { FILTERS } from './params.ts';
 
 export const TIMESERIES_PREFIX = '/api/v1';
 
@@ -29,16 +31,76 @@ export interface PathMatch {
   apiPath: string;
 }
 
-export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; description: string }[] = [
-  { method: 'GET', path: '/', description: 'Collection index: services, categories, offerings, features, procedures, phenomena, stations, timeseries.' },
-  { method: 'GET', path: '/search', description: 'Resources whose label contains q (case-insensitive, in the requested locale).' },
+/** The API as a whole, for the docs. */
+export const TIMESERIES_API = {
+  title: 'Timeseries Access API',
+  version: 'v1',
+  description:
+    'Read access to near-real-time sensor timeseries: stations, timeseries and the collections that organise them, raw data as JSON, ' +
+    `charts as PNG and reports as PDF. Every path starts with ${TIMESERIES_PREFIX}; ${TIMESERIES_PREFIX} itself redirects (301) to ${TIMESERIES_PREFIX}/, ` +
+    'and a path may end in / (same resource). A path ending in .json, .png or .pdf selects the media type like Accept and wins over it. ' +
+    'GET and HEAD on every path; POST (and an OPTIONS preflight) on /timeseries/getData only; any other method is 405. ' +
+    'Unknown query parameters are ignored; of a repeated one the first value counts. Every "now" is the instant the snapshot was taken.',
+};
+
+/** The id prefix and an example id of each collection's resources. */
+export const COLLECTION_IDS: Record<CollectionName, { prefix: string; example: string }> = {
+  services: { prefix: 'srv', example: 'srv_rivers' },
+  categories: { prefix: 'cat', example: 'cat_hydrology' },
+  offerings: { prefix: 'off', example: 'off_water_level_raw' },
+  features: { prefix: 'foi', example: 'foi_koeln_rhein' },
+  procedures: { prefix: 'pro', example: 'pro_radar_gauge' },
+  phenomena: { prefix: 'phe', example: 'phe_water_level' },
+  stations: { prefix: 'sta', example: 'sta_koeln_rhein' },
+  timeseries: { prefix: 'ts', example: 'ts_koeln_rhein_water_level' },
+};
+
+/** The path parameters (`{id}`, `{interval}`), with an example and their meaning (for the docs). */
+export const PATH_PARAM_DOCS: { name: 'id' | 'interval'; example: string; meaning: string }[] = [
+  { name: 'id', example: COLLECTION_IDS.timeseries.example, meaning: "The resource's id: its collection's prefix, an underscore and a name. No such resource: 404." },
+  {
+    name: 'interval',
+    example: 'lastWeek',
+    meaning: `A pre-rendered chart: ${PRERENDER_INTERVALS.join(', ')} (ending at the snapshot instant), optionally followed by _<chartQualifier> as configured, and by .png. Any other name, or none rendered: 404; .pdf: 406.`,
+  },
+];
+
+/** The data options: read by GET getData and, from the query or the body, by POST getData. */
+const DATA_PARAMS = OPTION_KEYS;
+/** Chart options besides the data options (`style` on GET only: a POST names styles in styleOptions). */
+const CHART_PARAMS = ['legend', 'grid', 'width', 'height', 'locale', 'language', 'base64'];
+
+/** Every path of the API with the query parameters it reads. */
+export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; description: string; query: string[] }[] = [
+  { method: 'GET', path: '/', description: 'Collection index: services, categories, offerings, features, procedures, phenomena, stations, timeseries.', query: ['expanded'] },
+  { method: 'GET', path: '/search', description: 'Resources whose label contains q (case-insensitive, in the requested locale).', query: ['q', 'locale'] },
   ...COLLECTIONS.flatMap((c) => [
-    { method: 'GET' as const, path: `/${c}`, description: `The ${c} collection (filters, paging${c === 'stations' ? ', crs, bbox, near' : ''}${c === 'timeseries' ? ', status_intervals, rendering_hints, force_latest_values' : ''}).` },
-    { method: 'GET' as const, path: `/${c}/{id}`, description: `One of the ${c}.` },
+    {
+      method: 'GET' as const,
+      path: `/${c}`,
+      description: `The ${c} collection (filters, paging${c === 'stations' ? ', crs, bbox, near' : ''}${c === 'timeseries' ? ', status_intervals, rendering_hints, force_latest_values' : ''}).`,
+      query: ['expanded', 'locale', ...FILTERS, 'offset', 'limit', ...(c === 'stations' ? ['crs', 'bbox', 'near'] : []), ...(c === 'timeseries' ? ['status_intervals', 'rendering_hints', 'force_latest_values'] : [])],
+    },
+    {
+      method: 'GET' as const,
+      path: `/${c}/{id}`,
+      description: `One of the ${c}.`,
+      query: ['expanded', 'locale', ...(c === 'stations' ? ['crs'] : []), ...(c === 'timeseries' ? ['status_intervals', 'rendering_hints'] : [])],
+    },
   ]),
-  { method: 'GET', path: '/timeseries/{id}/getData', description: 'Raw data of one timeseries (tvp or highchart); with Accept image/png or application/pdf (or .png, .pdf), a chart or report (style, legend, grid, width, height, locale, base64).' },
-  { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart PNG (lastDay, lastWeek, lastMonth; with a configured chartQualifier: lastWeek_<qualifier>).' },
-  { method: 'POST', path: '/timeseries/getData', description: 'Raw data of several timeseries ({"timespan", "timeseries": [ids]}); with Accept image/png or application/pdf, a chart or report ({"timespan", "styleOptions": {id: style}, "width", "height", "legend", "grid", "language"}).' },
+  {
+    method: 'GET',
+    path: '/timeseries/{id}/getData',
+    description: 'Raw data of one timeseries (tvp or highchart); with Accept image/png or application/pdf (or .png, .pdf), a chart or report (style, legend, grid, width, height, locale, base64).',
+    query: [...DATA_PARAMS, 'style', ...CHART_PARAMS],
+  },
+  { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart PNG (lastDay, lastWeek, lastMonth; with a configured chartQualifier: lastWeek_<qualifier>).', query: [] },
+  {
+    method: 'POST',
+    path: '/timeseries/getData',
+    description: 'Raw data of several timeseries ({"timespan", "timeseries": [ids]}); with Accept image/png or application/pdf, a chart or report ({"timespan", "styleOptions": {id: style}, "width", "height", "legend", "grid", "language"}). The body\'s fields win over the query\'s.',
+    query: [...DATA_PARAMS, ...CHART_PARAMS],
+  },
 ];
 
 function segment(raw: string): string | undefined {

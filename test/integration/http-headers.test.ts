@@ -86,3 +86,14 @@ describe('files of the static tree by their own names', () => {
     expect((await get(radar.url, '/radarnet/mirror/v3/radars/..%2F..%2F..%2Fbuild.json')).status).toBeGreaterThanOrEqual(400);
   });
 });
+
+test('/openapi.json: the OpenAPI 3.1 description of both APIs, in every tree', async () => {
+  for (const s of [radar, ts]) {
+    const r = await get(s.url, '/openapi.json');
+    expect([r.status, r.type]).toEqual([200, 'application/json']);
+    const doc = JSON.parse(r.text) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/radarnet/mirror/v3/'))).toBe(true);
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/api/v1/'))).toBe(true);
+  }
+});

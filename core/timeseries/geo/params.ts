@@ -41,8 +41,8 @@ const point = z.object(
   { type: z.literal('Point', { error: 'must be "Point"' }), coordinates: z.tuple([coordinate, coordinate], { error: 'must be [x, y], two numbers' }) },
   { error: 'must be a GeoJSON Point {"type": "Point", "coordinates": [x, y]}' },
 );
-const bboxShape = z.object({ ll: point, ur: point }, { error: 'must be a JSON object {"ll": Point, "ur": Point}' });
-const nearShape = z.object(
+export const bboxShape = z.object({ ll: point, ur: point }, { error: 'must be a JSON object {"ll": Point, "ur": Point}' });
+export const nearShape = z.object(
   { center: point, radius: z.number({ error: 'must be a number of kilometres' }).min(0, { error: 'must not be negative' }) },
   { error: 'must be a JSON object {"center": Point, "radius": km}' },
 );
