@@ -16,6 +16,8 @@ export interface ServeOptions extends AppOptions {
   host: string;
   /** How often to look whether `build` (a link such as dist) points at a new build, ms; 0: never. */
   watchMs?: number;
+  /** Time limit of a query until its answer starts (default 10 s; SNAPCAT_QUERY_TIMEOUT_MS). */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -24,7 +26,8 @@ export interface ServeOptions extends AppOptions {
  * has and is closed when they are done. A new build that cannot be opened is reported and the old one kept.
  */
 export async function serve(opts: ServeOptions) {
-  let build = await openServedBuild(realpathSync(opts.build));
+  const open = (folder: string) => openServedBuild(folder, 4, { ...(opts.queryTimeoutMs ? { queryTimeoutMs: opts.queryTimeoutMs } : {}) });
+  let build = await open(realpathSync(opts.build));
   const renderer = opts.renderer ?? new ChartRenderer();
   const server = createApp(() => build, { ...opts, renderer });
   let swapping = false;
@@ -41,7 +44,7 @@ export async function serve(opts: ServeOptions) {
     try {
       const target = realpathSync(opts.build);
       if (target === build.folder) return;
-      const next = await openServedBuild(target);
+      const next = await open(target);
       const old = build;
       build = next;
       console.error(`snapcat now serving ${next.manifest.name} (taken at ${next.manifest.taken_at}) from ${target}`);
@@ -82,7 +85,8 @@ if (import.meta.main) {
       host: { type: 'string', default: process.env['HOST'] ?? '127.0.0.1' },
     },
   });
-  const s = await serve({ build: values.build, port: Number(values.port), host: values.host });
+  const queryTimeoutMs = Number(process.env['SNAPCAT_QUERY_TIMEOUT_MS']) || undefined;
+  const s = await serve({ build: values.build, port: Number(values.port), host: values.host, ...(queryTimeoutMs ? { queryTimeoutMs } : {}) });
   console.error(`snapcat serving ${s.build.manifest.name} (taken at ${s.build.manifest.taken_at}) on ${s.url}`);
   console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/`);
   if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/`);

@@ -104,10 +104,12 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   const header = recordFormat === 'csv' && params.includeHeaders ? csvHeader(viewFields(resource, params.expanded), params.delimiter) : undefined;
   const frame = bodyFrame(recordFormat, route.shape, header);
 
-  await radar.pool.with(async (conn) => {
+  await radar.pool.with(async (conn, answering) => {
     const batches = streamKeyedText(conn, q)[Symbol.asyncIterator]();
     const first = await batches.next();
     if (id !== undefined && (first.done || first.value.texts.length === 0)) throw notFoundFor(route, apiPath);
+    // The answer begins: from here the client's pace, not the query's, sets the time (writePieces drops a stalled client).
+    answering();
     res.writeHead(200, { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format] });
     if (req.method === 'HEAD') {
       res.end();

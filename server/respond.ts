@@ -55,10 +55,18 @@ export async function trySendFile(req: IncomingMessage, res: ServerResponse, pat
   return true;
 }
 
-/** Resolves when the response can take more (drain) or is gone (close), leaving no listener behind. */
-function drained(res: ServerResponse): Promise<void> {
+/** A client that takes nothing of a streamed answer for this long is disconnected, freeing its query. */
+export const STALL_MS = 30_000;
+
+/**
+ * Resolves when the response can take more (drain) or is gone (close), leaving no listener behind. A client that
+ * has not drained within `stallMs` is disconnected.
+ */
+function drained(res: ServerResponse, stallMs: number): Promise<void> {
   return new Promise((resolve) => {
+    const timer = setTimeout(() => res.destroy(), stallMs);
     const done = () => {
+      clearTimeout(timer);
       res.off('drain', done);
       res.off('close', done);
       resolve();
@@ -68,11 +76,11 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-/** Writes pieces as they come, waiting whenever the socket's buffer is full; stops when the client goes. */
-export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string>): Promise<void> {
+/** Writes pieces as they come, waiting whenever the socket's buffer is full; stops when the client goes or stalls. */
+export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string>, stallMs = STALL_MS): Promise<void> {
   for await (const piece of pieces) {
     if (res.destroyed) return;
-    if (piece.length > 0 && !res.write(piece)) await drained(res);
+    if (piece.length > 0 && !res.write(piece)) await drained(res, stallMs);
   }
   res.end();
 }

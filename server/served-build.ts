@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { CatalogueFacts } from '../core/radar/queries.ts';
+import { HttpError } from '../core/http/errors.ts';
 import type { SnapshotManifest } from '../core/snapshot/table-schema.ts';
 import { openDuckDB } from '../lib/duckdb.ts';
 import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
@@ -14,20 +15,46 @@ import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
 import type { Catalogue } from '../core/timeseries/catalogue.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 
+/** Defaults: a query may run 10 s before it is interrupted; at most 64 requests wait for a connection. */
+export const QUERY_TIMEOUT_MS = 10_000;
+export const MAX_WAITING = 64;
+
+export interface PoolLimits {
+  /** Time a query may run until its answer starts, ms; then it is interrupted in DuckDB and answered 503. */
+  queryTimeoutMs?: number;
+  /** Requests that may wait for a connection; one more is 503 at once (back-pressure, not an unbounded queue). */
+  maxWaiting?: number;
+}
+
+function queryTimedOut(ms: number): HttpError {
+  return new HttpError(503, `The query took longer than ${ms / 1000} s and was stopped`, {
+    hints: ['Ask for less: a shorter timespan, a radar_code or a limit', 'Parameter-free paths are static files and always fast'],
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+function tooBusy(): HttpError {
+  return new HttpError(503, 'The catalogue is answering too many queries just now', { hints: ['Try again in a second'], headers: { 'Retry-After': '1' } });
+}
+
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
   private readonly instance: DuckDBInstance;
+  readonly queryTimeoutMs: number;
+  readonly maxWaiting: number;
 
-  private constructor(instance: DuckDBInstance) {
+  private constructor(instance: DuckDBInstance, limits: PoolLimits) {
     this.instance = instance;
+    this.queryTimeoutMs = limits.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
+    this.maxWaiting = limits.maxWaiting ?? MAX_WAITING;
   }
 
-  static async open(path: string, size: number): Promise<ConnectionPool> {
+  static async open(path: string, size: number, limits: PoolLimits = {}): Promise<ConnectionPool> {
     // 64 MB of DuckDB buffers: streaming all 6.5 million files of a 30-year catalogue peaks at 250 MB resident
     // (308 MB with 128 MB), and one-day queries stay at 6-8 ms, the database file being in the page cache.
     const instance = await openDuckDB({ path, readOnly: true, threads: 2, memoryLimit: '64MB' });
-    const pool = new ConnectionPool(instance);
+    const pool = new ConnectionPool(instance, limits);
     for (let i = 0; i < size; i++) pool.idle.push(await instance.connect());
     return pool;
   }
@@ -35,6 +62,7 @@ export class ConnectionPool {
   async acquire(): Promise<DuckDBConnection> {
     const c = this.idle.pop();
     if (c) return c;
+    if (this.waiting.length >= this.maxWaiting) throw tooBusy();
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
@@ -44,7 +72,39 @@ export class ConnectionPool {
     else this.idle.push(c);
   }
 
-  async with<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` with a connection. Until `fn` calls `answering()` (a streamed answer has begun), the query runs
+   * under the time limit: past it, DuckDB is interrupted and the request gets 503.
+   */
+  async with<T>(fn: (c: DuckDBConnection, answering: () => void) => Promise<T>): Promise<T> {
+    const c = await this.acquire();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      c.interrupt();
+    }, this.queryTimeoutMs);
+    // Past the limit, a query started after the interrupt (a request of several queries) fails too.
+    const guarded = new Proxy(c, {
+      get(target, key) {
+        const v = Reflect.get(target, key, target) as unknown;
+        if (typeof v !== 'function') return v;
+        if (timedOut) return () => Promise.reject(new Error('INTERRUPT Error: Interrupted! (time limit)'));
+        return (v as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+    try {
+      return await fn(guarded, () => clearTimeout(timer));
+    } catch (e) {
+      if (timedOut && /interrupt/i.test((e as Error)?.message ?? '')) throw queryTimedOut(this.queryTimeoutMs);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      this.release(c);
+    }
+  }
+
+  /** Runs `fn` with a connection and no time limit: for opening a build, not for requests. */
+  async withoutLimit<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     const c = await this.acquire();
     try {
       return await fn(c);
@@ -73,7 +133,7 @@ export interface ServedBuild {
   close(): void;
 }
 
-export async function openServedBuild(folder: string, poolSize = 4): Promise<ServedBuild> {
+export async function openServedBuild(folder: string, poolSize = 4, limits: PoolLimits = {}): Promise<ServedBuild> {
   const buildJson = readFileSync(join(folder, 'build.json'), 'utf8');
   const info = JSON.parse(buildJson) as { snapshot: SnapshotManifest };
   const build: ServedBuild = {
@@ -89,13 +149,13 @@ export async function openServedBuild(folder: string, poolSize = 4): Promise<Ser
   };
   const radarDb = join(folder, 'data', RADAR_DB_FILE);
   if (existsSync(radarDb)) {
-    const pool = await ConnectionPool.open(radarDb, poolSize);
-    build.radar = { pool, facts: await pool.with(readCatalogueFacts) };
+    const pool = await ConnectionPool.open(radarDb, poolSize, limits);
+    build.radar = { pool, facts: await pool.withoutLimit(readCatalogueFacts) };
   }
   const timeseriesDb = join(folder, 'data', TIMESERIES_DB_FILE);
   if (existsSync(timeseriesDb)) {
-    const pool = await ConnectionPool.open(timeseriesDb, poolSize);
-    build.timeseries = { pool, catalogue: await pool.with((c) => loadCatalogue(c, Date.parse(info.snapshot.taken_at))) };
+    const pool = await ConnectionPool.open(timeseriesDb, poolSize, limits);
+    build.timeseries = { pool, catalogue: await pool.withoutLimit((c) => loadCatalogue(c, Date.parse(info.snapshot.taken_at))) };
   }
   return build;
 }

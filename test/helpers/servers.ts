@@ -6,7 +6,7 @@ import type { ChartRenderer } from '../../lib/chart-renderer.ts';
 
 export type Served = Awaited<ReturnType<typeof serve>>;
 
-export async function startEndpoint(build: string, opts: { liveOnly?: boolean; renderer?: ChartRenderer; watchMs?: number } = {}): Promise<Served> {
+export async function startEndpoint(build: string, opts: { liveOnly?: boolean; renderer?: ChartRenderer; watchMs?: number; queryTimeoutMs?: number } = {}): Promise<Served> {
   return serve({ build, port: 0, host: '127.0.0.1', ...opts });
 }
 

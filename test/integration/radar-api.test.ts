@@ -2,7 +2,8 @@
  * The radar catalogue API over a generated demo snapshot: every route, the spec's six rules, the filters
  * against brute force over the full records, and every kind of bad input.
  */
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
@@ -281,9 +282,9 @@ describe('bad input: status and the JSON error body', () => {
 
 describe('a file missing from the static tree', () => {
   test('is answered by a query with the same bytes', async () => {
-    // A private copy of the build, so removing a file does not disturb other tests.
+    // A private copy of the build (hard links: removing a name leaves the shared file), so other tests are undisturbed.
     const dir = mkdtempSync(join(realpathSync(inject('demoBuild')), '..', 'vanish-'));
-    cpSync(realpathSync(inject('demoBuild')), join(dir, 'build'), { recursive: true });
+    execFileSync('cp', ['-al', realpathSync(inject('demoBuild')), join(dir, 'build')]);
     const own = await startEndpoint(join(dir, 'build'));
     try {
       const file = join(dir, 'build', 'site/radarnet/mirror/v3/radars.json');
