@@ -64,7 +64,7 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
   return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p, phases: phaseMedians };
 }
 
-async function startEndpoint(buildDir: string, port: number): Promise<ChildProcess> {
+export async function startEndpointProcess(buildDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   // Keep reading stderr to the end: a closed pipe would kill the endpoint at its next log line.
   let log = '';
@@ -109,7 +109,7 @@ export interface QueryFigures {
 export async function benchQueries(snapshot: string, from: string, days: number, port = 18765): Promise<QueryFigures> {
   const out = join(WORK, `radar-db-${days}d`);
   if (!existsSync(join(out, 'build.json'))) await build({ snapshot, out, quiet: true, dbOnly: true });
-  const child = await startEndpoint(out, port);
+  const child = await startEndpointProcess(out, port);
   try {
     const base = `http://127.0.0.1:${port}/radarnet/mirror/v3`;
     const start = Date.parse(`${from}T00:00:00Z`);

@@ -1,5 +1,6 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries,charts]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries,charts,soak] [--minutes 10]
+ * npm run soak (the 10-minute soak alone)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
  * machine, the command and the date. small: a 7-day catalogue for the build, one year for the queries.
@@ -13,8 +14,11 @@ import { benchQueries, benchStaticBuild, radarSnapshot } from './radar.ts';
 import { runAlgorithmBenchmarks } from './timeseries-algorithms.ts';
 import { runTimeseriesApiBenchmarks } from './timeseries-api.ts';
 import { runChartBenchmarks } from './charts.ts';
+import { runSoak } from './soak.ts';
+import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
+import { build } from '../build-scripts/build.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' } } });
 const scale = values.scale === 'full' ? 'full' : 'small';
 const only = values.only?.split(',');
 const want = (name: string) => !only || only.includes(name);
@@ -56,8 +60,21 @@ if (want('charts')) {
   row(`on-demand one-week PNG through the endpoint (${(c.pngBytes / 1024).toFixed(0)} KB)`, `median **${c.pngMedianMs.toFixed(0)} ms**`, '≤ 150 ms');
   row(`on-demand one-week PDF report through the endpoint (${c.pdfPages} pages)`, `median **${c.pdfMedianMs.toFixed(0)} ms**`, '≤ 400 ms');
 }
+if (want('soak')) {
+  const work = join(import.meta.dirname, '.work');
+  const snap = join(work, 'soak-snapshot');
+  const out = join(work, 'soak-dist');
+  if (!existsSync(join(out, 'build.json'))) {
+    await writeDemoSnapshot({ from: '2024-01-01', days: 14, seed: 3, out: snap, apis: ['radarnet-mirror-v3', 'timeseries-v1'], log: () => {} });
+    await build({ snapshot: snap, out, quiet: true });
+  }
+  const minutes = Number(values.minutes) || 10;
+  const r = await runSoak({ build: out, seconds: Math.round(minutes * 60), log: (l) => console.error(l) });
+  row(`soak, ${minutes} min, 8 connections, a mix of ${r.mix.length} static, live, POST, chart and bad requests (14-day demo, both APIs)`, `${r.requests} requests (${r.rps.toFixed(0)}/s), **${r.errors} errors** (5xx, resets), ${r.timeouts} timeouts; latency p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`, 'zero errors');
+  row('soak: endpoint resident memory after warm-up → at the end', `${r.rssStartMb.toFixed(0)} → ${r.rssEndMb.toFixed(0)} MB: **${(r.rssGrowth * 100).toFixed(1)}%**`, '≤ 10% growth');
+}
 
-const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}`;
+const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${want('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}`;
 const report = [
   `## ${command}`,
   '',
