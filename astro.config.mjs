@@ -21,4 +21,6 @@ export default defineConfig({
   devToolbar: { enabled: false },
   prefetch: false,
   compressHTML: true,
+  // Never inline scripts or assets: the endpoint's Content-Security-Policy allows scripts from this origin only.
+  vite: { build: { assetsInlineLimit: 0 } },
 });

@@ -79,6 +79,8 @@ export function renderReferenceValue(
   const color = isHexColor(ref.color) ? ref.color.toLowerCase() : seriesColor;
   return el('path', {
     d,
+    class: 'reference-value',
+    'data-reference-value': ref.id,
     fill: 'none',
     stroke: color,
     'stroke-width': 1,
