@@ -6,6 +6,7 @@
  *   <out>/data/   the databases the endpoint queries
  *   <out>/build.json
  *   <out>/site/openapi.json, and the docs site's pages (/, /docs/, /browse/)
+ *   <out>/nginx.conf  nginx in front of the endpoint (docs/nginx.md)
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
  * --db-only writes the databases and no static tree: for catalogues too large to pre-generate, the endpoint
  * answers every path by a query. --no-charts skips pre-rendering the configured charts (no Chromium needed);
@@ -27,6 +28,7 @@ import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
 import { buildSite as buildSiteNow } from './site.ts';
 import { openApiDocument, OPENAPI_PATH } from '../core/openapi/document.ts';
+import { nginxConfig } from './nginx-config.ts';
 
 const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<void>>> = {
   'radarnet-mirror-v3': buildRadar,
@@ -113,6 +115,8 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
       await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: progress.files, bytes: progress.bytes }, null, 2) + '\n');
       // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
       if (!opts.dbOnly) await writeFile(join(site, OPENAPI_PATH), JSON.stringify(openApiDocument(), null, 2) + '\n');
+      // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
+      if (!opts.dbOnly) await writeFile(join(dir, 'nginx.conf'), nginxConfig({ site: join(resolve(opts.out), 'site') }));
       if (!opts.dbOnly && (opts.site ?? true)) {
         progress.begin('site: Astro');
         const site = await buildSite({ buildFolder: dir, quiet: true });
