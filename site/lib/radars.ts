@@ -17,7 +17,14 @@ export interface Radar {
   slug: string;
   name: string;
   hemisphere: 'north' | 'south' | 'unknown';
+  /** `[lon, lat]` of the site, when the record has one. */
+  position: [number, number] | undefined;
+  /** The outer ring of the field of view (GeoJSON Polygon, lon/lat degrees), when the record has one. */
+  fieldOfView: [number, number][] | undefined;
+  statusFlag: number;
+  /** The radar status name (`operational`, …), or the flag as text when the status table lacks it. */
   status: string;
+  statusDescription: string;
   institute: string;
   country: string;
   earliestData: string;
@@ -49,10 +56,37 @@ function shown(name: string, kind: FieldKind, v: unknown): string {
   return name === 'geographic_position' && geom?.type === 'Point' ? (geom.coordinates as number[]).join(', ') + ' (lon, lat)' : text(v);
 }
 
+function position(r: RadarRecord): [number, number] | undefined {
+  const c = (r.geographic_position as { type?: string; coordinates?: unknown } | null)?.coordinates;
+  return Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number' ? [c[0], c[1]] : undefined;
+}
+
+function fieldOfView(r: RadarRecord): [number, number][] | undefined {
+  const g = r.field_of_view as { type?: string; coordinates?: unknown } | null;
+  if (g?.type !== 'Polygon' || !Array.isArray(g.coordinates)) return undefined;
+  const ring = (g.coordinates as unknown[])[0];
+  if (!Array.isArray(ring) || ring.length < 4) return undefined;
+  const ok = ring.every((p) => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number');
+  return ok ? (ring as [number, number][]) : undefined;
+}
+
 function hemisphere(r: RadarRecord): Radar['hemisphere'] {
   const c = (r.geographic_position as { coordinates?: number[] } | null)?.coordinates;
   if (!c || typeof c[1] !== 'number') return 'unknown';
   return c[1] >= 0 ? 'north' : 'south';
+}
+
+export interface RadarStatus {
+  id: number;
+  status: string;
+  description: string;
+}
+
+/** The radar status table (`metadata/radar/status`), in id order; empty without the radar tree. */
+export function radarStatuses(): RadarStatus[] {
+  const rel = staticFile(`${RADAR_PREFIX}/metadata/radar/status`, VARIANTS[0]!);
+  if (!hasTree('radarnet-mirror-v3') || !treeHas(rel)) return [];
+  return readTreeJson<Partial<RadarStatus>[]>(rel).map((s) => ({ id: Number(s.id), status: String(s.status ?? s.id), description: String(s.description ?? '') }));
 }
 
 let cache: Radar[] | undefined;
@@ -62,8 +96,8 @@ export function radars(): Radar[] {
   if (cache) return cache;
   if (!hasTree('radarnet-mirror-v3')) return (cache = []);
   const records = readTreeJson<RadarRecord[]>(staticFile(`${RADAR_PREFIX}/radars`, VARIANTS.find((v) => v.suffix === '.expanded.json')!));
-  const statuses = readTreeJson<{ id: number; status: string }[]>(staticFile(`${RADAR_PREFIX}/metadata/radar/status`, VARIANTS[0]!));
-  const statusName = new Map(statuses.map((s) => [s.id, s.status]));
+  const statuses = radarStatuses();
+  const statusOf = new Map(statuses.map((s) => [s.id, s]));
   const fields = viewFields(RESOURCES.radars, true);
   const codeCount = new Map<string, number>();
   for (const r of records) codeCount.set(r.radar_code, (codeCount.get(r.radar_code) ?? 0) + 1);
@@ -73,7 +107,11 @@ export function radars(): Radar[] {
     slug: codeCount.get(r.radar_code) === 1 && /^[a-z0-9]+$/.test(r.radar_code) ? r.radar_code : `radar-${r.id}`,
     name: r.radar_name,
     hemisphere: hemisphere(r),
-    status: statusName.get(r.status_flag) ?? String(r.status_flag),
+    position: position(r),
+    fieldOfView: fieldOfView(r),
+    statusFlag: r.status_flag,
+    status: statusOf.get(r.status_flag)?.status ?? String(r.status_flag),
+    statusDescription: statusOf.get(r.status_flag)?.description ?? '',
     institute: text(r.institute_name),
     country: text(r.country_name),
     earliestData: text(r.earliest_data),
@@ -89,4 +127,10 @@ export function radars(): Radar[] {
 
 export function radarPage(r: Radar): string {
   return `/browse/radars/${r.slug}/`;
+}
+
+/** The browse page of the radar with that code, when exactly one radar has it. */
+export function radarPageOfCode(code: string): string | undefined {
+  const found = radars().filter((r) => r.code === code);
+  return found.length === 1 ? radarPage(found[0]!) : undefined;
 }

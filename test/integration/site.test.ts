@@ -15,6 +15,10 @@ import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { PARAM_DOCS as RADAR_PARAMS } from '../../core/radar/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../../core/timeseries/routes.ts';
 import { PARAM_DOCS as TIMESERIES_PARAMS } from '../../core/timeseries/params.ts';
+import { defaultStyle } from '../../core/timeseries/chart-document.ts';
+import { statusIntervalsOf } from '../../core/timeseries/extras.ts';
+import { openDuckDB } from '../../lib/duckdb.ts';
+import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { ids, links, textOf } from '../helpers/html.ts';
 import { runTmp } from '../helpers/paths.ts';
 
@@ -57,6 +61,24 @@ async function placed(folder: string): Promise<string[]> {
 
 async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+/**
+ * Links marked `data-live` lead to what only the live endpoint answers (a query, a chart): the crawl cannot
+ * resolve them to files. Returns the page without those links' targets, and the targets.
+ */
+function withoutLiveLinks(html: string): { html: string; live: string[] } {
+  const live: string[] = [];
+  const rest = html.replace(/<a\b[^>]*\sdata-live\b[^>]*>/g, (tag) => {
+    live.push(...links(tag));
+    return tag.replace(/\s(?:href|src)=(?:"[^"]*"|'[^']*'|[^\s>]+)/g, '');
+  });
+  return { html: rest, live };
+}
+
+/** The inline `<svg class="ts-chart">` elements of a page. */
+function tsCharts(html: string): string[] {
+  return [...html.matchAll(/<svg class="ts-chart"[\s\S]*?<\/svg>/g)].map((m) => m[0]);
 }
 
 /** The sections of a docs page, one per route: heading text → section text. */
@@ -170,8 +192,14 @@ describe('docs site over a build with both APIs', () => {
       return idsOf.get(rel)!;
     };
     for (const rel of pages) {
-      const html = await page(rel);
+      const { html, live } = withoutLiveLinks(await page(rel));
       const base = new URL(`/${rel.replace(/index\.html$/, '')}`, 'http://site.test');
+      for (const link of live) {
+        const url = new URL(link, base);
+        if (url.origin !== 'http://site.test' || !(url.pathname.startsWith(`${TIMESERIES_PREFIX}/`) || url.pathname.startsWith(`${RADAR_PREFIX}/`))) {
+          broken.push(`${rel}: ${link} (a live link outside the APIs)`);
+        }
+      }
       for (const link of links(html)) {
         checked++;
         const url = new URL(link, base);
@@ -203,6 +231,162 @@ describe('docs site over a build with both APIs', () => {
     for (const rel of pages) expect((await stat(join(site, rel))).size, rel).toBeLessThan(MAX_PAGE_BYTES);
   });
 
+  test('no page has an inline script (the endpoint sends script-src \'self\')', async () => {
+    for (const rel of pages) {
+      const inline = [...(await page(rel)).matchAll(/<script\b([^>]*)>/g)].filter((m) => !/\ssrc=/.test(m[1]!));
+      expect(inline.length, rel).toBe(0);
+    }
+  });
+
+  test('the station map draws one marker per station, each leading to its row of the table', async () => {
+    const html = await page('browse/stations/index.html');
+    const stations = JSON.parse(await readFile(join(site, 'api/v1/stations.json'), 'utf8')) as { properties: { id: string }; geometry: unknown }[];
+    expect(stations.length).toBeGreaterThan(0);
+    const markers = [...html.matchAll(/<a class="station-marker" data-station="([^"]*)" href="([^"]*)"/g)].map((m) => ({ id: m[1]!, href: m[2]! }));
+    expect(markers.map((m) => m.id).sort()).toEqual(stations.filter((f) => f.geometry).map((f) => f.properties.id).sort());
+    const found = ids(html);
+    for (const m of markers) {
+      expect(m.href).toBe(`#${m.id}`);
+      expect(found.has(m.id), m.id).toBe(true);
+    }
+  });
+
+  test('a page per timeseries, each with its chart of the week: the timeseries and every reference value of the week', async () => {
+    const series = JSON.parse(await readFile(join(site, 'api/v1/timeseries.json'), 'utf8')) as { id: string }[];
+    expect(series.length).toBeGreaterThan(0);
+    expect(pages).toContain('browse/timeseries/index.html');
+    const index = await page('browse/timeseries/index.html');
+    let withRefs = 0;
+    for (const { id } of series) {
+      const rel = `browse/timeseries/${id}/index.html`;
+      expect(pages, rel).toContain(rel);
+      expect(index).toContain(`href="/browse/timeseries/${id}/"`);
+      const html = await page(rel);
+      const charts = tsCharts(html);
+      expect(charts.length, rel).toBe(1);
+      const count = Number(/data-series-count="(\d+)"/.exec(charts[0]!)?.[1]);
+      // the reference values with a value in the week, from the tree's expanded data
+      const data = JSON.parse(await readFile(join(site, `api/v1/timeseries/${id}/getData.expanded.json`), 'utf8')) as Record<string, { extra: { referenceValues: Record<string, { values: { value: number | null }[] }> } }>;
+      const refs = Object.values(data[id]!.extra.referenceValues).filter((r) => r.values.some((v) => v.value !== null)).length;
+      withRefs += refs > 0 ? 1 : 0;
+      expect(count, rel).toBe(1 + refs);
+      // drawn: one series group, and a reference value is a path with its label as title
+      expect(charts[0]!.match(/<g class="series /g)?.length, rel).toBe(1);
+      expect(charts[0]!.match(/<path [^>]*><title>/g)?.length ?? 0, rel).toBe(refs);
+      expect(textOf(html)).toContain(id);
+      expect(html).toContain(`href="/api/v1/timeseries/${id}/getData.json"`);
+    }
+    expect(withRefs).toBeGreaterThan(0);
+  });
+
+  test('the search page loads its script from a file and has a status region for its answers', async () => {
+    const html = await page('search/index.html');
+    expect(html).toMatch(/<form[^>]*id="ts-search-form"[^>]*method="get"/);
+    expect(html).toMatch(/<input[^>]*name="q"/);
+    expect(html).toMatch(/id="ts-search-status"[^>]*role="status"/);
+    const src = /<script[^>]*\ssrc="([^"]+)"/.exec(html)?.[1];
+    expect(src).toBeDefined();
+    expect(await isFile(join(site, src!))).toBe(true);
+  });
+
+  // ----- radar browsing: the map, the radar pages, the alarms dashboard, the file finder
+
+  const radarTree = async <T,>(rel: string): Promise<T> => JSON.parse(await readFile(join(site, RADAR_PREFIX.slice(1), rel), 'utf8')) as T;
+  interface RadarRec { id: number; radar_code: string; geographic_position: unknown; field_of_view: unknown }
+
+  test('the radar map draws one marker per radar, each leading to its page, and one field of view per radar that has one', async () => {
+    const html = await page('browse/radars/index.html');
+    const radars = await radarTree<RadarRec[]>('radars.expanded.json');
+    expect(radars.length).toBeGreaterThan(0);
+    const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+    const markers = [...html.matchAll(/<a\b[^>]*\sclass="radar-marker"[^>]*>/g)].map((m) => ({ code: attr(m[0], 'data-radar'), href: attr(m[0], 'href') }));
+    expect(markers.map((m) => m.code).sort()).toEqual(radars.filter((r) => r.geographic_position).map((r) => r.radar_code).sort());
+    for (const m of markers) expect(pages, m.href).toContain(`${m.href!.replace(/^\//, '')}index.html`);
+    const fovs = [...html.matchAll(/<path\b[^>]*\sclass="radar-fov[ "][^>]*>/g)].map((m) => attr(m[0], 'data-radar'));
+    expect(fovs.sort()).toEqual(radars.filter((r) => r.field_of_view && r.geographic_position).map((r) => r.radar_code).sort());
+    expect(fovs.length).toBeGreaterThan(0);
+    // the text alternative: the table of every radar, which the map's skip link leads to
+    expect(ids(html).has('radar-table')).toBe(true);
+    for (const r of radars) expect(html).toContain(`href="/browse/radars/${r.radar_code}/"`);
+  });
+
+  test('each radar page draws one coverage row per file type and coverage type of its coverage, counts its files by type, and lists its latest alarms', async () => {
+    const radars = await radarTree<RadarRec[]>('radars.expanded.json');
+    const coverage = await radarTree<{ radar_code: string; file_type: string; coverage_type: string }[]>('coverage/temporal.json');
+    const files = await radarTree<{ radar_code: string; file_type: string }[]>('files.expanded.json');
+    const alarms = await radarTree<{ id: number; radar_code: string; transfer_start_datetime: string }[]>('transferred/files/alarm.expanded.json');
+    let rows = 0;
+    let alarmRows = 0;
+    for (const { radar_code: code } of radars) {
+      const html = await page(`browse/radars/${code}/index.html`);
+      const series = new Set(coverage.filter((c) => c.radar_code === code).map((c) => `${c.file_type} ${c.coverage_type}`));
+      const drawn = [...html.matchAll(/<g class="coverage-series" data-file-type="([^"]*)" data-coverage-type="([^"]*)"/g)].map((m) => `${m[1]} ${m[2]}`);
+      expect(drawn.sort(), code).toEqual([...series].sort());
+      expect(html.match(/<svg\b[^>]*\sclass="coverage-timeline"/g)?.length ?? 0, code).toBe(series.size > 0 ? 1 : 0);
+      rows += drawn.length;
+
+      const perType = new Map<string, number>();
+      for (const f of files) if (f.radar_code === code) perType.set(f.file_type, (perType.get(f.file_type) ?? 0) + 1);
+      const counted = new Map([...html.matchAll(/<tr data-file-type="([^"]*)" data-files="(\d+)"/g)].map((m) => [m[1]!, Number(m[2])]));
+      expect(counted, code).toEqual(perType);
+
+      const mine = alarms.filter((a) => a.radar_code === code).sort((a, b) => b.transfer_start_datetime.localeCompare(a.transfer_start_datetime) || b.id - a.id);
+      const listed = /<table class="[^"]*radar-alarms[^"]*"[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+      const listedIds = [...listed.matchAll(/<tr data-id="(\d+)"/g)].map((m) => Number(m[1]));
+      expect(listedIds, code).toEqual(mine.slice(0, 10).map((a) => a.id));
+      alarmRows += listedIds.length;
+      // a radar with files links every one of them, as the live endpoint answers it
+      if (perType.size > 0) expect(html, code).toContain(`href="${RADAR_PREFIX}/files?radar_code=${code}&amp;contentType=checksumReport" data-live`);
+    }
+    expect(rows).toBeGreaterThan(0);
+    expect(alarmRows).toBeGreaterThan(0);
+  });
+
+  test('the alarms dashboard charts every category of transferred files per day, with the counts of the tree', async () => {
+    const html = await page('browse/alarms/index.html');
+    const transferred = await radarTree<{ transferred_file_status: string | null; transfer_start_datetime: string }[]>('transferred/files.expanded.json');
+    const perDay = new Map<string, Map<string, number>>();
+    const add = (cat: string, day: string) => {
+      if (!perDay.has(cat)) perDay.set(cat, new Map());
+      perDay.get(cat)!.set(day, (perDay.get(cat)!.get(day) ?? 0) + 1);
+    };
+    for (const t of transferred) {
+      const day = t.transfer_start_datetime.slice(0, 10);
+      add(t.transferred_file_status ?? 'ok', day);
+      if (t.transferred_file_status !== null) add('alarm', day);
+    }
+    // the categories of the route table: ok, every alarm category, and any alarm
+    const categories = RADAR_ROUTES.filter((r) => r.resource === 'transferred' && r.shape === 'collection' && r.where !== undefined).map((r) => /= '([^']+)'/.exec(r.where!)?.[1] ?? (r.where!.includes('IS NULL') ? 'ok' : 'alarm'));
+    const sections = [...html.matchAll(/<section class="alarm-category"[^>]*data-category="([^"]*)" data-total="(\d+)"[^>]*>([\s\S]*?)<\/section>/g)];
+    expect(sections.map((m) => m[1]).sort()).toEqual([...categories].sort());
+    for (const [, cat, total, body] of sections) {
+      const days = perDay.get(cat!) ?? new Map<string, number>();
+      expect(Number(total), cat).toBe([...days.values()].reduce((a, b) => a + b, 0));
+      expect(body, cat).toMatch(/<svg\b[^>]*class="radar-bars"/);
+      const bars = new Map([...body!.matchAll(/<title>(\d{4}-\d{2}-\d{2}): ([\d,]+)<\/title>/g)].map((m) => [m[1]!, Number(m[2]!.replaceAll(',', ''))]));
+      expect(bars, cat).toEqual(days);
+    }
+  });
+
+  test('the file finder: a form whose script is a file of the site, a status region, and a note for a page without script', async () => {
+    const html = await page('browse/files/index.html');
+    expect(html).toMatch(/<form[^>]*id="finder"/);
+    for (const name of ['radar_code', 'from', 'to', 'file_type']) expect(html, name).toMatch(new RegExp(`<(select|input)[^>]*name="${name}"`));
+    expect(html).toMatch(/id="finder-status"[^>]*role="status"/);
+    expect(html).toContain('<noscript>');
+    expect(textOf(html)).toContain('needs JavaScript and the live snapcat endpoint');
+    const src = /<script[^>]*\ssrc="([^"]+)"/.exec(html)?.[1];
+    expect(src).toBeDefined();
+    const script = await readFile(join(site, src!), 'utf8');
+    expect(script).toContain(RADAR_PREFIX);
+    expect(script).toContain('/files?');
+    // one option per radar code
+    const radars = await radarTree<RadarRec[]>('radars.expanded.json');
+    const select = /<select[^>]*name="radar_code"[\s\S]*?<\/select>/.exec(html)?.[0] ?? '';
+    const options = [...select.matchAll(/<option value="([a-z]{3})"/g)].map((m) => m[1]);
+    expect(options.sort()).toEqual([...new Set(radars.map((r) => r.radar_code))].sort());
+  });
+
   test('rebuilding replaces the pages of the last site build and leaves the API files alone', async () => {
     const api = await readFile(join(site, 'radarnet/mirror/v3/radars.json'));
     const before = await placed(folder);
@@ -214,24 +398,54 @@ describe('docs site over a build with both APIs', () => {
 });
 
 describe('docs site over a timeseries-only build', () => {
-  test('renders without the radar catalogue, and refuses to overwrite a file it did not place', async () => {
+  test('renders without the radar catalogue, with the timeseries extras of the database, and refuses to overwrite a file it did not place', async () => {
     const folder = runTmp(inject('demoSnapshot'), `site-ts-${process.pid}`);
     const ts = await realpath(inject('tsBuild'));
     await rm(folder, { recursive: true, force: true });
     await mkdir(folder, { recursive: true });
     await linkCopy(join(ts, 'site'), join(folder, 'site'));
+    await linkCopy(join(ts, 'data'), join(folder, 'data'));
     await copyFile(join(ts, 'build.json'), join(folder, 'build.json'));
     await copyFile(join(ts, SITE_FILES_MANIFEST), join(folder, SITE_FILES_MANIFEST));
     const r = await buildSite({ buildFolder: folder, quiet: true });
     expect(r.pages).toBeGreaterThan(5);
+
+    // With the build's timeseries database, each timeseries page shows what the endpoint adds with
+    // status_intervals=true&rendering_hints=true, and draws the chart in the rendering hints' style.
+    const db = await openDuckDB({ path: join(folder, 'data', TIMESERIES_DB_FILE), readOnly: true, threads: 1 });
+    const conn = await db.connect();
+    const build = JSON.parse(await readFile(join(folder, 'build.json'), 'utf8')) as { snapshot: { taken_at: string } };
+    const cat = await loadCatalogue(conn, Date.parse(build.snapshot.taken_at)).finally(() => {
+      conn.closeSync();
+      db.closeSync();
+    });
+    let intervals = 0;
+    let bars = 0;
+    for (const s of cat.timeseries) {
+      const html = await readFile(join(folder, `site/browse/timeseries/${s.id}/index.html`), 'utf8');
+      const text = textOf(html);
+      for (const i of statusIntervalsOf(cat, s)) {
+        expect(text, s.id).toContain(i.name);
+        intervals++;
+      }
+      if (s.first) expect(text, s.id).toContain(`First value ${s.first.value} ${s.uom}`);
+      const chart = tsCharts(html)[0]!;
+      const kind = defaultStyle(cat, s)?.chartType ?? 'line';
+      expect(chart, s.id).toContain(`class="series series-${kind}"`);
+      if (kind === 'bar') bars++;
+    }
+    expect(intervals).toBeGreaterThan(0);
+    expect(bars).toBeGreaterThan(0);
     expect(textOf(await readFile(join(folder, 'site/browse/radars/index.html'), 'utf8'))).toContain('holds no static files of the radar catalogue');
+    expect(textOf(await readFile(join(folder, 'site/browse/alarms/index.html'), 'utf8'))).toContain('holds no transferred files of the radar catalogue');
+    expect(textOf(await readFile(join(folder, 'site/browse/files/index.html'), 'utf8'))).toContain('holds no static files of the radar catalogue');
     const radarDocs = textOf(await readFile(join(folder, 'site/docs/radar/index.html'), 'utf8'));
     for (const route of RADAR_ROUTES) expect(radarDocs).toContain(`${RADAR_PREFIX}${route.path === '/' ? '/' : route.path}`);
 
     // Forget which files the site placed: they are now files of the tree, which the next build must not overwrite.
     const home = await stat(join(folder, 'site/index.html'));
     await rm(join(folder, SITE_FILES_MANIFEST));
-    await expect(buildSite({ buildFolder: folder, quiet: true })).rejects.toThrow(/would overwrite \d+ path\(s\) of the API tree.*index\.html/);
+    await expect(buildSite({ buildFolder: folder, quiet: true })).rejects.toThrow(/would overwrite \d+ path\(s\) of the API tree in .*: (_astro\/|index\.html)/);
     expect((await stat(join(folder, 'site/index.html'))).mtimeMs).toBe(home.mtimeMs);
   }, 180_000);
 });

@@ -1,0 +1,74 @@
+/**
+ * Reading the large JSON collections of the radar tree (files, transferred files, coverage) in pieces: the
+ * file is read in 4 MiB chunks and the whole records of each chunk are parsed as one array, so a collection
+ * of gigabytes costs a chunk's memory (JSON.parse of a whole file stops at 512 MB of text), at the speed of
+ * JSON.parse. The tree writes arrays of objects without white space (`[{…},{…}]`): a chunk is cut after
+ * the last `},{` that closes a record. A `},{` inside a string, or between nested objects, leaves an
+ * unbalanced piece that JSON.parse refuses, and the previous `},{` is tried instead; so the cut is exact.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildFolder, treeHas } from './data.ts';
+
+const CHUNK = 4 << 20;
+const SEP = '},{';
+
+/** The records of `s` up to its last record boundary, and what follows that boundary; none when it holds no whole record. */
+function cutRecords(s: string): { records: unknown[]; rest: string } | undefined {
+  for (let cut = s.lastIndexOf(SEP); cut >= 0; cut = cut === 0 ? -1 : s.lastIndexOf(SEP, cut - 1)) {
+    let records: unknown;
+    try {
+      records = JSON.parse(`[${s.slice(0, cut + 1)}]`);
+    } catch {
+      continue;
+    }
+    return { records: records as unknown[], rest: s.slice(cut + 2) };
+  }
+  return undefined;
+}
+
+/**
+ * Calls `each` with every object of the JSON array in the tree file `rel`, in file order. Returns the number
+ * of objects; 0 when the file is missing. `chunkBytes`: for tests.
+ */
+export function forEachTreeRecord<T>(rel: string, each: (record: T) => void, chunkBytes = CHUNK): number {
+  if (!treeHas(rel)) return 0;
+  const fd = openSync(join(buildFolder(), 'site', rel), 'r');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const chunk = Buffer.allocUnsafe(chunkBytes);
+  let count = 0;
+  let carry = '';
+  let started = false;
+  const emit = (records: unknown[]) => {
+    for (const r of records) each(r as T);
+    count += records.length;
+  };
+  try {
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunkBytes, null);
+      let s = carry + decoder.decode(chunk.subarray(0, n), { stream: n > 0 });
+      if (!started) {
+        s = s.trimStart();
+        if (s === '' && n > 0) continue;
+        if (!s.startsWith('[')) throw new Error(`${rel} is no JSON array`);
+        s = s.slice(1);
+        started = true;
+      }
+      if (n === 0) {
+        s = s.trimEnd();
+        if (!s.endsWith(']')) throw new Error(`${rel}: the JSON array is cut short`);
+        s = s.slice(0, -1).trim();
+        if (s !== '') emit(JSON.parse(`[${s}]`) as unknown[]);
+        break;
+      }
+      const cut = cutRecords(s);
+      if (cut) {
+        emit(cut.records);
+        carry = cut.rest;
+      } else carry = s;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return count;
+}
