@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries,charts,soak] [--minutes 10]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries,charts,site,soak] [--minutes 10]
  * npm run soak (the 10-minute soak alone)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
@@ -15,6 +15,7 @@ import { runAlgorithmBenchmarks } from './timeseries-algorithms.ts';
 import { runTimeseriesApiBenchmarks } from './timeseries-api.ts';
 import { runChartBenchmarks } from './charts.ts';
 import { runSoak } from './soak.ts';
+import { runSiteBenchmarks } from './site.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
@@ -60,7 +61,14 @@ if (want('charts')) {
   row(`on-demand one-week PNG through the endpoint (${(c.pngBytes / 1024).toFixed(0)} KB)`, `median **${c.pngMedianMs.toFixed(0)} ms**`, '≤ 150 ms');
   row(`on-demand one-week PDF report through the endpoint (${c.pdfPages} pages)`, `median **${c.pdfMedianMs.toFixed(0)} ms**`, '≤ 400 ms');
 }
-if (want('soak')) {
+if (want('site')) {
+  const r = await runSiteBenchmarks(join(import.meta.dirname, '.work'), (l) => console.error(l));
+  row(`Astro build of the docs and browsing site, 30-day demo with both APIs (${r.pages} pages)`, `**${r.siteSeconds.toFixed(1)} s**`, '< 60 s');
+  row('largest page (HTML, before images)', `${r.largestPage.kb.toFixed(0)} KB (${r.largestPage.path})`, '< 300 KB');
+  for (const [page, ms] of Object.entries(r.renderMs)) row(`render in headless Chromium: ${page}, to the load event`, `median **${ms.toFixed(0)} ms**`, '< 1 s');
+}
+// the soak takes minutes: only when named (npm run soak)
+if (only?.includes('soak')) {
   const work = join(import.meta.dirname, '.work');
   const snap = join(work, 'soak-snapshot');
   const out = join(work, 'soak-dist');
@@ -74,7 +82,7 @@ if (want('soak')) {
   row('soak: endpoint resident memory after warm-up → at the end', `${r.rssStartMb.toFixed(0)} → ${r.rssEndMb.toFixed(0)} MB: **${(r.rssGrowth * 100).toFixed(1)}%**`, '≤ 10% growth');
 }
 
-const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${want('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}`;
+const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}`;
 const report = [
   `## ${command}`,
   '',

@@ -59,7 +59,7 @@ const TREE_FILE = /\.(json|csv|sha1|html)$/;
 
 /**
  * A request naming a file of the static tree itself (`/radarnet/mirror/v3/radars/6.json`, as a static host
- * serves it and the docs site links it): that file. No API path ends in these suffixes, so nothing else changes.
+ * serves it, whatever the query, and the docs site links it): that file. No API path ends in these suffixes.
  */
 async function sendTreeFile(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild): Promise<boolean> {
   const m = TREE_FILE.exec(url.pathname);

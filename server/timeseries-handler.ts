@@ -42,6 +42,17 @@ export interface TimeseriesOptions {
 export async function handleTimeseries(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, options: TimeseriesOptions): Promise<void> {
   const method = req.method ?? 'GET';
   if (url.pathname === TIMESERIES_PREFIX && (method === 'GET' || method === 'HEAD')) return redirect(req, res, `${TIMESERIES_PREFIX}/${url.search}`);
+  // A file of the static tree by its own name, without a query (`/api/v1/index.json`, `stations.expanded.json`),
+  // as a static host serves it and the docs site links it.
+  if (!options.liveOnly && url.search === '' && (method === 'GET' || method === 'HEAD') && /\.json$/.test(url.pathname)) {
+    let rel: string | undefined;
+    try {
+      rel = decodeURIComponent(url.pathname).replace(/^\/+/, '');
+    } catch {
+      rel = undefined;
+    }
+    if (rel && !rel.includes('\0') && !rel.split('/').includes('..') && (await trySendFile(req, res, join(build.site, rel), JSON_TYPE))) return;
+  }
   const match = matchTimeseriesPath(url.pathname);
   if (!match) throw notFound(`No such path: ${url.pathname}`, [`The index ${TIMESERIES_PREFIX}/ lists the collections`]);
   const { route, apiPath } = match;
