@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { HttpError, notFound } from '../core/http/errors.ts';
+import { errorBody, HttpError, notFound, reasonPhrase } from '../core/http/errors.ts';
 import { RADAR_PREFIX } from '../core/radar/routes.ts';
 import { handleRadar } from './radar-handler.ts';
 import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
@@ -48,6 +48,30 @@ async function siteFile(build: ServedBuild, pathname: string): Promise<string | 
   return undefined;
 }
 
+/**
+ * The request target as a URL. A target in origin form (`/path?query`) is a path even when it starts with `//`
+ * (never a host); one that cannot be read is 400, not a crash.
+ */
+function requestUrl(target: string | undefined): URL {
+  const t = target ?? '/';
+  try {
+    return t.startsWith('/') ? new URL(`http://localhost${t}`) : new URL(t, 'http://localhost');
+  } catch {
+    throw new HttpError(400, 'The request target is not a valid URL path', { hints: ['A valid example: /api/v1/stations'] });
+  }
+}
+
+/** Requests Node's HTTP parser refuses (too long, bad method, bad characters) still get the JSON error body. */
+function answerClientError(err: NodeJS.ErrnoException & { code?: string }, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' || err.code === 'HPE_URI_TOO_LONG' ? 431 : 400;
+  const body = errorBody(new HttpError(status, status === 431 ? 'The request line or headers are too long' : 'The request could not be read as HTTP', { hints: ['A valid example: GET /api/v1/stations HTTP/1.1'] }));
+  socket.end(`HTTP/1.1 ${status} ${reasonPhrase(status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export interface AppOptions {
   /** Answer every API request by a query, never from the static tree (to check that both give the same bytes). */
   liveOnly?: boolean;
@@ -68,12 +92,13 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
     res.once('close', () => build.inFlight--);
     void handle(req, res, build, options, ts).catch((e: unknown) => sendError(req, res, e));
   });
+  server.on('clientError', answerClientError);
   if (own) server.on('close', () => void ts.renderer.close());
   return server;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions, ts: TimeseriesOptions): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req.url);
   // The Timeseries API checks methods itself: POST is allowed on /api/v1/timeseries/getData.
   if (url.pathname === TIMESERIES_PREFIX || url.pathname.startsWith(`${TIMESERIES_PREFIX}/`)) return handleTimeseries(req, res, url, build, ts);
   if (req.method !== 'GET' && req.method !== 'HEAD') {

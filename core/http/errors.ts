@@ -12,8 +12,9 @@ export const ERROR_STATUSES: Record<number, { reason: string; when: string }> = 
   405: { reason: 'Method Not Allowed', when: 'A method the path does not answer; the Allow header lists those it does.' },
   406: { reason: 'Not Acceptable', when: 'The Accept header, contentType parameter or path extension names only media types this path cannot produce; the hints list those it can.' },
   413: { reason: 'Payload Too Large', when: 'The request body is larger than the API reads (the connection is closed).' },
+  431: { reason: 'Request Header Fields Too Large', when: 'The request line or headers are longer than the server reads (16 KB).' },
   500: { reason: 'Internal Server Error', when: 'An unexpected failure of the server; never sent for bad input.' },
-  503: { reason: 'Service Unavailable', when: "This build has no database for the API, or the chart renderer could not render in time (Retry-After says when to try again)." },
+  503: { reason: 'Service Unavailable', when: 'This build has no database for the API, a query or chart ran past its time limit, or too many requests are waiting (Retry-After says when to try again).' },
 };
 
 /** The JSON body of every error response. */

@@ -162,8 +162,8 @@ export function checkMaxTimespan(span: Timespan, maxPeriod: string = DEFAULT_MAX
   if (span.end > shiftByPeriod(span.start, max, 1)) {
     throw new HttpError(400, 'Requested timespan is too long', {
       hints: [
-        `Parameter 'timespan' may cover at most ${maxPeriod}`,
         `A valid example: timespan=${maxPeriod}/${new Date(span.end).toISOString()}`,
+        `Parameter 'timespan' may cover at most ${maxPeriod}`,
       ],
     });
   }
