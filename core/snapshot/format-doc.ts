@@ -1,9 +1,9 @@
 /** The operator's documentation of the snapshot format, rendered from the same table specs validation uses. */
 import { RADAR_TABLES } from './radar-tables.ts';
-import { API_NAMES, type TableSpec } from './table-schema.ts';
+import { API_NAMES, type ColumnSpec, type TableSpec } from './table-schema.ts';
 import { TABLES_BY_API } from './tables.ts';
 
-const KIND_TEXT: Record<string, string> = {
+export const KIND_TEXT: Record<string, string> = {
   integer: 'integer (any integer type)',
   double: 'double (or float, decimal, integer)',
   text: 'text (VARCHAR)',
@@ -14,15 +14,31 @@ const KIND_TEXT: Record<string, string> = {
 
 const cell = (s: string) => s.replaceAll('|', '\\|');
 
+/** An example of `snapshot.json`. */
+export const MANIFEST_EXAMPLE = '{ "format_version": 1, "name": "mirror-2024-01-31", "taken_at": "2024-01-31T00:00:00Z", "apis": ["radarnet-mirror-v3", "timeseries-v1"] }';
+
+/** The fields of `snapshot.json` and their meanings; `values` are names, written as code. */
+export const MANIFEST_FIELDS: { name: string; meaning: string; values?: readonly string[] }[] = [
+  { name: 'format_version', meaning: '1' },
+  { name: 'name', meaning: 'a name for humans and logs' },
+  { name: 'taken_at', meaning: 'the instant the snapshot was taken, ISO 8601 UTC; every "now" of the APIs means this instant' },
+  { name: 'apis', meaning: 'the APIs the snapshot holds tables for:', values: API_NAMES },
+];
+
+/** A column's key role and constraints, in words: `key`, `unique`, `null allowed`, a reference, a pattern. */
+export function columnNotes(c: ColumnSpec): { text: string; code?: string }[] {
+  return [
+    c.key ? { text: 'key' } : undefined,
+    c.unique ? { text: 'unique' } : undefined,
+    c.nullable ? { text: 'null allowed' } : undefined,
+    c.references ? { text: '→ ', code: c.references } : undefined,
+    c.pattern ? { text: 'matches ', code: c.pattern } : undefined,
+  ].filter((n) => n !== undefined);
+}
+
 function tableDoc(t: TableSpec): string {
   const rows = t.columns.map((c) => {
-    const notes = [
-      c.key ? 'key' : '',
-      c.unique ? 'unique' : '',
-      c.nullable ? 'null allowed' : '',
-      c.references ? `→ \`${c.references}\`` : '',
-      c.pattern ? `matches \`${c.pattern}\`` : '',
-    ].filter(Boolean);
+    const notes = columnNotes(c).map((n) => (n.code === undefined ? n.text : `${n.text}\`${n.code}\``));
     return `| \`${c.name}\` | ${KIND_TEXT[c.kind]} | ${cell(notes.join(', '))} | ${cell(c.meaning)} |`;
   });
   const rules = (t.rules ?? []).map((r) => `- ${r.meaning} (\`${cell(r.holds)}\`)`);
@@ -41,15 +57,12 @@ first problem it finds (the message names the file, the column and the first bad
 ## \`snapshot.json\`
 
 \`\`\`json
-{ "format_version": 1, "name": "mirror-2024-01-31", "taken_at": "2024-01-31T00:00:00Z", "apis": ["radarnet-mirror-v3", "timeseries-v1"] }
+${MANIFEST_EXAMPLE}
 \`\`\`
 
 | field | meaning |
 |---|---|
-| \`format_version\` | 1 |
-| \`name\` | a name for humans and logs |
-| \`taken_at\` | the instant the snapshot was taken, ISO 8601 UTC; every "now" of the APIs means this instant |
-| \`apis\` | the APIs the snapshot holds tables for: ${API_NAMES.map((a) => `\`${a}\``).join(', ')} |
+${MANIFEST_FIELDS.map((f) => `| \`${f.name}\` | ${f.meaning}${f.values ? ` ${f.values.map((a) => `\`${a}\``).join(', ')}` : ''} |`).join('\n')}
 
 Types are checked by kind, not by exact Parquet type: any integer type serves an integer column. Extra columns
 are allowed and ignored. Every key, unique, reference, pattern and row rule below is checked.

@@ -4,7 +4,7 @@
  */
 import { errorObject, HttpError, type ErrorBody } from '../../core/http/errors.ts';
 import { FORMATS, MEDIA_TYPES, PARAM_DOCS, parseRadarParams, type ParamDoc } from '../../core/radar/params.ts';
-import { RESOURCES } from '../../core/radar/resources.ts';
+import { RESOURCE_NAMES, RESOURCES, type FieldKind, type ResourceName } from '../../core/radar/resources.ts';
 import { RADAR_PREFIX, RADAR_ROUTES, routeFormats, type RadarRoute } from '../../core/radar/routes.ts';
 import { routeVariants, staticFile, VARIANTS, type Variant } from '../../core/radar/static-tree.ts';
 import { hasTree } from './data.ts';
@@ -17,6 +17,8 @@ export interface RouteDoc {
   description: string;
   /** What the route's resource is. */
   resource: string | undefined;
+  /** The anchor of the resource's fields table on the page. */
+  fields?: { href: string; label: string };
   mediaTypes: string[];
   example: Example | undefined;
 }
@@ -59,9 +61,57 @@ export function radarRouteDocs(): RouteDoc[] {
     path: route.shape === 'index' ? `${RADAR_PREFIX}/` : `${RADAR_PREFIX}${route.path}`,
     description: route.description,
     resource: route.resource && RESOURCES[route.resource].meaning,
+    ...(route.resource ? { fields: { href: `#${fieldsAnchor(route.resource)}`, label: route.resource } } : {}),
     mediaTypes: routeFormats(route).map((f) => MEDIA_TYPES[f]),
     example: withData ? example(route) : undefined,
   }));
+}
+
+/** How each field kind is written in the JSON answer. */
+const KIND_TEXT: Record<FieldKind, string> = {
+  int: 'integer',
+  text: 'string',
+  bool: 'boolean',
+  datetime: 'string (ISO 8601 UTC, milliseconds)',
+  digits: 'string of digits (a whole number kept exact)',
+  json: 'object (GeoJSON geometry)',
+};
+
+export interface FieldDoc {
+  name: string;
+  type: string;
+  nullable: boolean;
+  /** The views that answer the field: `simple`, `expanded`, or both. */
+  views: string;
+}
+
+export interface ResourceFieldsDoc {
+  name: ResourceName;
+  anchor: string;
+  meaning: string;
+  /** The resource answers one view only, for both values of `expanded`. */
+  oneView: boolean;
+  fields: FieldDoc[];
+}
+
+export const fieldsAnchor = (r: ResourceName) => `fields-${r.replaceAll('_', '-')}`;
+
+/** Every resource of RESOURCES with its fields: the simple view's in order, then those only the expanded view has. */
+export function radarFieldDocs(): ResourceFieldsDoc[] {
+  return RESOURCE_NAMES.map((name) => {
+    const r = RESOURCES[name];
+    const oneView = r.expanded.length === 0;
+    const simple = new Set(r.simple.map((f) => f.name));
+    const expanded = new Set((oneView ? r.simple : r.expanded).map((f) => f.name));
+    const seen = new Map<string, FieldDoc>();
+    for (const f of [...r.simple, ...r.expanded]) {
+      const views = [simple.has(f.name) ? 'simple' : '', expanded.has(f.name) ? 'expanded' : ''].filter(Boolean).join(', ');
+      const before = seen.get(f.name);
+      if (before) before.nullable ||= f.nullable === true;
+      else seen.set(f.name, { name: f.name, type: KIND_TEXT[f.kind], nullable: f.nullable === true, views });
+    }
+    return { name, anchor: fieldsAnchor(name), meaning: r.meaning, oneView, fields: [...seen.values()] };
+  });
 }
 
 export function radarParamDocs(): ParamDoc[] {

@@ -8,6 +8,8 @@ import { PDF_TYPE, PNG_TYPE } from '../../core/timeseries/charts.ts';
 import { PARAM_DOCS, readParam, type ParamDoc } from '../../core/timeseries/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../../core/timeseries/routes.ts';
 import { staticFile } from '../../core/timeseries/static-tree.ts';
+import { openApiDocument } from '../../core/openapi/document.ts';
+import { propertyRows, refsIn, type JsonSchema, type PropertyRow } from './schema-props.ts';
 import { buildInfo, hasTree, readTreeStart, treeHas, treeHref, treeList } from './data.ts';
 import { fileExample, firstId, liveExample, type Example } from './examples.ts';
 
@@ -113,4 +115,47 @@ export function timeseriesErrorExample(): { request: string; status: number; bod
     throw e;
   }
   throw new Error(`the timeseries parameters accepted ${query}: pick another error example`);
+}
+
+export interface SchemaDoc {
+  /** The component schema's name in the OpenAPI document: `timeseries.Station`. */
+  name: string;
+  anchor: string;
+  description: string;
+  properties: PropertyRow[];
+}
+
+export interface CollectionShapeDoc {
+  collection: string;
+  /** The schemas of a collection's list items, and of one item (`/{id}`). */
+  list: string[];
+  item: string[];
+}
+
+export const schemaAnchor = (name: string) => `schema-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+/**
+ * The resource shapes of every collection, from the OpenAPI document: the component schemas its list and item
+ * responses refer to, and every schema with properties those refer to in turn, each with its properties.
+ */
+export function timeseriesFieldDocs(): { collections: CollectionShapeDoc[]; schemas: SchemaDoc[] } {
+  const doc = openApiDocument() as { paths: Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } }>; components: { schemas: Record<string, JsonSchema> } };
+  const all = doc.components.schemas;
+  const json = (path: string) => {
+    const op = doc.paths[`${TIMESERIES_PREFIX}${path}`];
+    if (!op) throw new Error(`the OpenAPI document has no path ${TIMESERIES_PREFIX}${path}`);
+    return op.get.responses['200']?.content?.[JSON_TYPE]?.schema;
+  };
+  const collections = COLLECTIONS.map((c) => ({ collection: c, list: [...refsIn(json(`/${c}`))], item: [...refsIn(json(`/${c}/{id}`))] }));
+  const names: string[] = [];
+  const visit = (name: string) => {
+    if (names.includes(name) || !all[name]) return;
+    names.push(name);
+    for (const r of refsIn(all[name])) visit(r);
+  };
+  for (const c of collections) for (const n of [...c.list, ...c.item]) visit(n);
+  const schemas = names
+    .filter((n) => all[n]!['properties'] !== undefined)
+    .map((n) => ({ name: n, anchor: schemaAnchor(n), description: typeof all[n]!['description'] === 'string' ? (all[n]!['description'] as string) : '', properties: propertyRows(all[n]!) }));
+  return { collections, schemas };
 }

@@ -18,6 +18,12 @@ import { PARAM_DOCS as TIMESERIES_PARAMS } from '../../core/timeseries/params.ts
 import { defaultStyle } from '../../core/timeseries/chart-document.ts';
 import { statusIntervalsOf } from '../../core/timeseries/extras.ts';
 import { openDuckDB } from '../../lib/duckdb.ts';
+import { RESOURCE_NAMES, RESOURCES } from '../../core/radar/resources.ts';
+import { openApiDocument } from '../../core/openapi/document.ts';
+import { TABLES_BY_API } from '../../core/snapshot/tables.ts';
+import { API_NAMES } from '../../core/snapshot/table-schema.ts';
+import { COLLECTIONS } from '../../core/timeseries/catalogue.ts';
+import { timeseriesFieldDocs } from '../../site/lib/timeseries-docs.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { ids, links, textOf } from '../helpers/html.ts';
 import { runTmp } from '../helpers/paths.ts';
@@ -91,6 +97,22 @@ function routeSections(html: string): Map<string, string> {
   return out;
 }
 
+/** The element with that id (a section), as HTML; undefined when the page has none. */
+function sectionById(html: string, id: string): string | undefined {
+  return new RegExp(`<section\\b[^>]*\\bid="${id}"[^>]*>([\\s\\S]*?)</section>`).exec(html)?.[1];
+}
+
+/** The rows of the tables of some HTML: the row header's text → the text of the row's cells. */
+function tableRows(html: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of html.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)) {
+    const th = /<th scope="row"[^>]*>([\s\S]*?)<\/th>/.exec(m[1]!);
+    if (!th) continue;
+    out.set(textOf(th[1]!), [...m[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => textOf(c[1]!)));
+  }
+  return out;
+}
+
 describe('docs site over a build with both APIs', () => {
   let folder = '';
   let site = '';
@@ -123,7 +145,7 @@ describe('docs site over a build with both APIs', () => {
   });
 
   test('the pages exist: home, docs, browse, one page per radar', async () => {
-    for (const rel of ['index.html', 'docs/radar/index.html', 'docs/timeseries/index.html', 'docs/operators/index.html', 'browse/radars/index.html', 'browse/stations/index.html']) {
+    for (const rel of ['index.html', 'docs/radar/index.html', 'docs/timeseries/index.html', 'docs/operators/index.html', 'docs/snapshot/index.html', 'browse/radars/index.html', 'browse/stations/index.html']) {
       expect(pages).toContain(rel);
     }
     const radars = JSON.parse(await readFile(join(site, 'radarnet/mirror/v3/radars.expanded.json'), 'utf8')) as { radar_code: string }[];
@@ -171,6 +193,82 @@ describe('docs site over a build with both APIs', () => {
       expect(p.meaning.trim(), `${p.name} has no meaning`).not.toBe('');
       expect(found.has(`param-${p.name}`), `parameter ${p.name}`).toBe(true);
     }
+  });
+
+  test('the radar docs list every field of every resource, both views, with its nullability, and each route links its resource', async () => {
+    const html = await page('docs/radar/index.html');
+    for (const name of RESOURCE_NAMES) {
+      const r = RESOURCES[name];
+      const anchor = `fields-${name.replaceAll('_', '-')}`;
+      const section = sectionById(html, anchor);
+      expect(section, `no fields section for ${name}`).toBeDefined();
+      const rows = tableRows(section!);
+      const expanded = r.expanded.length > 0 ? r.expanded : r.simple;
+      for (const [view, fields] of [['simple', r.simple], ['expanded', expanded]] as const) {
+        for (const f of fields) {
+          const row = rows.get(f.name);
+          expect(row, `${name}.${f.name} (${view})`).toBeDefined();
+          expect(row![2], `${name}.${f.name} views`).toContain(view);
+          if (f.nullable) expect(row![1], `${name}.${f.name} nullable`).toBe('yes');
+        }
+      }
+      expect(rows.size).toBe(new Set([...r.simple, ...r.expanded].map((f) => f.name)).size);
+    }
+    for (const route of RADAR_ROUTES.filter((x) => x.resource)) {
+      const path = `${RADAR_PREFIX}${route.path}`;
+      const anchor = `${'GET' + path}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-+$/, '');
+      expect(links(sectionById(html, anchor) ?? ''), path).toContain(`#fields-${route.resource!.replaceAll('_', '-')}`);
+    }
+  });
+
+  test('the timeseries docs list every property of the OpenAPI component schemas of each collection', async () => {
+    const html = await page('docs/timeseries/index.html');
+    const schemas = (openApiDocument() as { components: { schemas: Record<string, { properties?: Record<string, { description?: string }>; required?: string[] }> } }).components.schemas;
+    const { collections, schemas: rendered } = timeseriesFieldDocs();
+    expect(collections.map((c) => c.collection)).toEqual([...COLLECTIONS]);
+    // every collection's item schema is one of those rendered, and each rendered schema is one of the document's
+    for (const c of collections) for (const n of c.item) expect(rendered.map((x) => x.name), `${c.collection} → ${n}`).toContain(n);
+    for (const name of ['timeseries.Service', 'timeseries.Member', 'timeseries.Offering', 'timeseries.Station', 'timeseries.Timeseries', 'timeseries.IdLabel']) {
+      expect(rendered.map((x) => x.name)).toContain(name);
+    }
+    for (const { name, anchor } of rendered) {
+      const schema = schemas[name];
+      expect(schema?.properties, name).toBeDefined();
+      const section = sectionById(html, anchor);
+      expect(section, `no section for ${name}`).toBeDefined();
+      const rows = tableRows(section!);
+      for (const [prop, p] of Object.entries(schema!.properties!)) {
+        const row = rows.get(prop);
+        expect(row, `${name}.${prop}`).toBeDefined();
+        expect(row![1], `${name}.${prop} required`).toBe((schema!.required ?? []).includes(prop) ? 'yes' : 'no');
+        if (p.description) expect(row![2]).toBe(p.description.replace(/\s+/g, ' ').trim());
+      }
+      expect(rows.size).toBe(Object.keys(schema!.properties!).length);
+    }
+  });
+
+  test('the snapshot page lists every table and column of the table specs, and the docs index and operators page link it', async () => {
+    const html = await page('docs/snapshot/index.html');
+    for (const api of API_NAMES) {
+      for (const t of TABLES_BY_API[api]) {
+        const section = sectionById(html, `table-${t.name.replaceAll('_', '-')}`);
+        expect(section, `no section for ${t.name}`).toBeDefined();
+        expect(textOf(section!)).toContain(`${t.name}.parquet`);
+        const rows = tableRows(section!);
+        for (const c of t.columns) {
+          const row = rows.get(c.name);
+          expect(row, `${t.name}.${c.name}`).toBeDefined();
+          expect(row![1], `${t.name}.${c.name} nullable`).toBe(c.nullable ? 'yes' : 'no');
+          expect(row![3]).toBe(c.meaning.replace(/\s+/g, ' ').trim());
+        }
+        expect(rows.size).toBe(t.columns.length);
+        for (const r of t.rules ?? []) expect(textOf(section!)).toContain(r.meaning);
+      }
+    }
+    const text = textOf(html);
+    for (const f of ['format_version', 'name', 'taken_at', 'apis', 'web_config-general.json']) expect(text).toContain(f);
+    expect(links(await page('docs/index.html'))).toContain('/docs/snapshot/');
+    expect(links(await page('docs/operators/index.html'))).toContain('/docs/snapshot/');
   });
 
   test('examples show real answers of the tree', async () => {
