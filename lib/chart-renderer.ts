@@ -21,6 +21,16 @@ export interface RendererOptions {
   timeoutMs?: number;
   /** The executable; default `resolveChromium()`. */
   executable?: ChromiumExecutable;
+  /** Renders that may wait for a page (default 32); one more fails at once with `RendererBusy`. */
+  maxWaiting?: number;
+}
+
+/** Too many renders are waiting: the caller should answer 503 rather than queue without bound. */
+export class RendererBusy extends Error {
+  constructor() {
+    super('too many charts are waiting to be rendered');
+    this.name = 'RendererBusy';
+  }
 }
 
 export class RenderFailed extends Error {
@@ -54,6 +64,7 @@ interface Session {
 export class ChartRenderer {
   readonly pages: number;
   readonly timeoutMs: number;
+  readonly maxWaiting: number;
   #executable: ChromiumExecutable | undefined;
   #session: Promise<Session> | undefined;
   /** The session #session resolved to, once it has. */
@@ -67,6 +78,7 @@ export class ChartRenderer {
   constructor(options: RendererOptions = {}) {
     this.pages = Math.max(1, options.pages ?? 2);
     this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxWaiting = options.maxWaiting ?? 32;
     this.#executable = options.executable;
   }
 
@@ -243,6 +255,7 @@ export class ChartRenderer {
       this.#busy++;
       return;
     }
+    if (this.#waiting.length >= this.maxWaiting) throw new RendererBusy();
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 

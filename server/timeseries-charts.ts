@@ -14,13 +14,16 @@ import { MEDIA_TYPE, noPrerenderedChart, prerenderedFile, PNG_TYPE } from '../co
 import { MAX_POST_BYTES } from '../core/timeseries/data-request.ts';
 import type { TimeseriesRoute } from '../core/timeseries/routes.ts';
 import { PRERENDER_INTERVALS } from '../core/snapshot/timeseries-config.ts';
-import { RenderTimeout, type ChartRenderer } from '../lib/chart-renderer.ts';
+import { RendererBusy, RenderTimeout, type ChartRenderer } from '../lib/chart-renderer.ts';
 import { duckSeriesSource } from '../lib/timeseries-store.ts';
 import { API_HEADERS, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
 
 function renderError(e: unknown): HttpError {
+  if (e instanceof RendererBusy) {
+    return new HttpError(503, 'Too many charts are being rendered just now', { hints: ['Try again in a second', 'Pre-rendered charts: /api/v1/timeseries/{id}/lastWeek'], headers: { 'Retry-After': '1' } });
+  }
   if (e instanceof RenderTimeout) {
     return new HttpError(503, `Rendering the chart took longer than ${e.message.match(/\d+/)?.[0] ?? 'its'} ms`, {
       hints: ['Ask for a shorter timespan, or add generalize=true', 'Raw data is always available: /api/v1/timeseries/{id}/getData'],

@@ -230,6 +230,26 @@ describe('the browser', () => {
   });
 });
 
+describe('bounded rendering queue', () => {
+  test('renders beyond the waiting limit are 503 at once with Retry-After, the others are charts', async () => {
+    const renderer = new ChartRenderer({ pages: 1, maxWaiting: 1 });
+    const busy = await startEndpoint(inject('tsBuild'), { renderer });
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => get(busy.url, `${P}/timeseries/${LEVEL}/getData.png?width=${300 + i}&height=200`)));
+      const refused = answers.filter((r) => r.status === 503);
+      expect(answers.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
+      for (const r of refused) {
+        expect(r.headers.get('retry-after')).toBe('1');
+        expect(JSON.parse(r.text).userMessage).toMatch(/Too many charts/);
+      }
+    } finally {
+      await busy.close();
+      await renderer.close();
+    }
+  });
+});
+
 describe('pre-rendered charts', () => {
   test('served from the static tree, with and without .png and a chart qualifier', async () => {
     for (const name of ['lastDay', 'lastWeek.png', 'lastMonth', 'lastWeek_with_legend']) {
