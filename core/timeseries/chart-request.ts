@@ -21,7 +21,7 @@ import { isLanguage, type Language } from '../charts/locale.ts';
 import { paperFor } from '../charts/report.ts';
 import { normaliseStyle, styleSchema, type ChartStyle } from '../snapshot/timeseries-config.ts';
 import type { Catalogue } from './catalogue.ts';
-import { readDataOptions, MAX_POST_SERIES } from './data-request.ts';
+import { readDataOptions, MAX_POST_SERIES, withBodyOptions } from './data-request.ts';
 import type { GeneralizeOptions } from './generalize.ts';
 import { hasFilters, seriesMatches } from './filters.ts';
 import { FILTERS, type ParamDoc } from './params.ts';
@@ -204,14 +204,7 @@ export function readRenderRequest(kind: ChartKind, body: unknown, query: URLSear
     throw new HttpError(400, 'The request body must be a JSON object with timespan and styleOptions', { hints: [`A valid example: ${RENDER_EXAMPLE}`] });
   }
   const fields = body as Record<string, unknown>;
-  const merged = new URLSearchParams(query);
-  for (const key of DATA_KEYS) {
-    const v = fields[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw badParameter(key, 'must be a string, number or boolean in the body', RENDER_EXAMPLE);
-    merged.set(key, String(v));
-  }
-  const o = readDataOptions(merged, cat);
+  const o = readDataOptions(withBodyOptions(query, fields, DATA_KEYS, RENDER_EXAMPLE), cat);
   const look = readLook((n) => fields[n] ?? query.get(n) ?? undefined, () => RENDER_EXAMPLE);
 
   const options = fields['styleOptions'] ?? {};

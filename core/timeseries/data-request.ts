@@ -83,6 +83,21 @@ export function readGetData(query: URLSearchParams, cat: Catalogue, k: number): 
   return { request: { ...rest, series: [k], mode: 'single' }, isStatic };
 }
 
+/**
+ * The query with the body's fields of those names set over it (a POST body's options win over the query
+ * string), so one set of schemas reads both. A field that is not a string, number or boolean is 400.
+ */
+export function withBodyOptions(query: URLSearchParams, fields: Record<string, unknown>, keys: readonly string[], example: string): URLSearchParams {
+  const merged = new URLSearchParams(query);
+  for (const key of keys) {
+    const v = fields[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw badParameter(key, 'must be a string, number or boolean in the body', example);
+    merged.set(key, String(v));
+  }
+  return merged;
+}
+
 const timeseriesIds = z
   .array(z.string().regex(/^ts_[A-Za-z0-9][A-Za-z0-9_-]*$/, { error: 'must hold timeseries ids (ts_...)' }), { error: 'must be an array of timeseries ids' })
   .min(1, { error: 'must name at least one timeseries' })
@@ -94,13 +109,7 @@ export function readPostData(body: unknown, query: URLSearchParams, cat: Catalog
     throw new HttpError(400, 'The request body must be a JSON object with timespan and timeseries', { hints: [`A valid example: ${POST_EXAMPLE}`] });
   }
   const fields = body as Record<string, unknown>;
-  const merged = new URLSearchParams(query);
-  for (const key of OPTION_KEYS) {
-    const v = fields[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw badParameter(key, 'must be a string, number or boolean in the body', POST_EXAMPLE);
-    merged.set(key, String(v));
-  }
+  const merged = withBodyOptions(query, fields, OPTION_KEYS, POST_EXAMPLE);
   const ids = timeseriesIds.safeParse(fields['timeseries']);
   if (!ids.success) throw badParameter('timeseries', ids.error.issues[0]?.message ?? 'cannot be read', POST_EXAMPLE);
   const o = readDataOptions(merged, cat);
