@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries,charts,site,soak] [--minutes 10]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries,charts,site,static-vs-nginx,soak] [--minutes 10]
  * npm run soak (the 10-minute soak alone)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
@@ -16,6 +16,7 @@ import { runTimeseriesApiBenchmarks } from './timeseries-api.ts';
 import { runChartBenchmarks } from './charts.ts';
 import { runSoak } from './soak.ts';
 import { runSiteBenchmarks } from './site.ts';
+import { runStaticVsNginx } from './static-vs-nginx.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
@@ -66,6 +67,16 @@ if (want('site')) {
   row(`Astro build of the docs and browsing site, 30-day demo with both APIs (${r.pages} pages)`, `**${r.siteSeconds.toFixed(1)} s**`, '< 60 s');
   row('largest page (HTML, before images)', `${r.largestPage.kb.toFixed(0)} KB (${r.largestPage.path})`, '< 300 KB');
   for (const [page, ms] of Object.entries(r.renderMs)) row(`render in headless Chromium: ${page}, to the load event`, `median **${ms.toFixed(0)} ms**`, '< 1 s');
+}
+if (want('static-vs-nginx')) {
+  // the site bench's build: the 30-day demo with both APIs, its site and charts
+  const out = join(import.meta.dirname, '.work', 'site-dist');
+  if (!existsSync(join(out, 'build.json'))) await runSiteBenchmarks(join(import.meta.dirname, '.work'), (l) => console.error(l));
+  const r = await runStaticVsNginx(out, 10, (l) => console.error(l));
+  const fig = (x: typeof r.nginx) => `${x.rps.toFixed(0)} req/s (${x.mbps.toFixed(0)} MB/s), p50 ${x.p50} ms, p99 ${x.p99} ms`;
+  row(`static files (${r.paths.length} parameter-free paths of both APIs, docs and a chart), 16 connections: snapcat endpoint`, fig(r.endpoint), '');
+  row(`the same through nginx serving the tree (${r.nginxVersion}, the build's nginx.conf)`, fig(r.nginx), '');
+  row('endpoint throughput / nginx throughput', `**${(r.ratio * 100).toFixed(0)}%**`, '≥ 50%');
 }
 // the soak takes minutes: only when named (npm run soak)
 if (only?.includes('soak')) {

@@ -29,17 +29,54 @@ export function redirect(req: IncomingMessage, res: ServerResponse, location: st
 }
 
 /**
+ * Small files of the static tree held in memory, least recently used first out. A build folder never changes
+ * once built (a new build is a new folder), so a path's bytes never go stale; a replaced build's entries age out.
+ */
+const CACHE_FILE_MAX = 256 * 1024;
+const CACHE_BUDGET = 32 * 1024 * 1024;
+const fileCache = new Map<string, Buffer>();
+let cachedBytes = 0;
+
+function remember(path: string, bytes: Buffer): void {
+  fileCache.set(path, bytes);
+  cachedBytes += bytes.length;
+  for (const [k, v] of fileCache) {
+    if (cachedBytes <= CACHE_BUDGET) break;
+    fileCache.delete(k);
+    cachedBytes -= v.length;
+  }
+}
+
+function sendBytes(req: IncomingMessage, res: ServerResponse, contentType: string, bytes: Buffer): void {
+  res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': bytes.length });
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+/**
  * Sends a file of the static tree; false, with nothing sent, when there is no such file. The file is opened
  * before anything is answered, so a file removed meanwhile (an old build pruned) falls back to the caller's
- * next answer instead of failing half-way.
+ * next answer instead of failing half-way. Files up to 256 KB are kept in memory after their first read.
  */
 export async function trySendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string): Promise<boolean> {
+  const hit = fileCache.get(path);
+  if (hit) {
+    fileCache.delete(path); // most recently used goes last
+    fileCache.set(path, hit);
+    sendBytes(req, res, contentType, hit);
+    return true;
+  }
   const fh = await open(path, 'r').catch(() => undefined);
   if (!fh) return false;
   const st = await fh.stat();
   if (!st.isFile()) {
     await fh.close();
     return false;
+  }
+  if (st.size <= CACHE_FILE_MAX) {
+    const bytes = await fh.readFile().finally(() => fh.close());
+    remember(path, bytes);
+    sendBytes(req, res, contentType, bytes);
+    return true;
   }
   res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': st.size });
   if (req.method === 'HEAD') {
