@@ -41,9 +41,11 @@ export class RenderFailed extends Error {
 }
 
 export class RenderTimeout extends RenderFailed {
+  readonly ms: number;
   constructor(ms: number) {
     super(`rendering took longer than ${ms} ms`);
     this.name = 'RenderTimeout';
+    this.ms = ms;
   }
 }
 

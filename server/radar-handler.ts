@@ -12,7 +12,7 @@ import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
 import { staticFile, variantFor } from '../core/radar/static-tree.ts';
 import { streamKeyedText } from '../lib/duckdb.ts';
-import { API_HEADERS, redirect, sendText, trySendFile, writePieces } from './respond.ts';
+import { API_HEADERS, redirect, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
 const CONTENT_TYPES: Record<Format, string> = {
@@ -63,16 +63,10 @@ const TREE_FILE = /\.(json|csv|sha1|html)$/;
  */
 async function sendTreeFile(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild): Promise<boolean> {
   const m = TREE_FILE.exec(url.pathname);
-  if (!m || url.pathname.includes('..')) return false;
+  const file = m && treeFilePath(build.site, url.pathname);
+  if (!m || !file) return false;
   const type = { json: 'application/json', csv: CONTENT_TYPES.csv, sha1: CONTENT_TYPES.checksum, html: CONTENT_TYPES.html }[m[1] as 'json'];
-  let rel: string;
-  try {
-    rel = decodeURIComponent(url.pathname).replace(/^\/+/, '');
-  } catch {
-    return false;
-  }
-  if (rel.includes('\0') || rel.split('/').includes('..')) return false;
-  return trySendFile(req, res, join(build.site, rel), type);
+  return trySendFile(req, res, file, type);
 }
 
 export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false): Promise<void> {

@@ -1,5 +1,6 @@
 /** Writing responses: common headers, the JSON error body, static files, streamed bodies with back-pressure. */
 import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, HttpError } from '../core/http/errors.ts';
@@ -8,9 +9,7 @@ import { forgetCaching } from './http-cache.ts';
 export const API_HEADERS = { 'Access-Control-Allow-Origin': '*' };
 
 export function sendText(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
-  const buf = Buffer.from(body, 'utf8');
-  res.writeHead(status, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': buf.length, ...headers });
-  res.end(req.method === 'HEAD' ? undefined : buf);
+  sendBytes(req, res, contentType, Buffer.from(body, 'utf8'), status, headers);
 }
 
 export function sendError(req: IncomingMessage, res: ServerResponse, e: unknown): void {
@@ -47,9 +46,24 @@ function remember(path: string, bytes: Buffer): void {
   }
 }
 
-function sendBytes(req: IncomingMessage, res: ServerResponse, contentType: string, bytes: Buffer): void {
-  res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': bytes.length });
+function sendBytes(req: IncomingMessage, res: ServerResponse, contentType: string, bytes: Buffer, status = 200, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': bytes.length, ...headers });
   res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+/**
+ * The file of the static tree a request path names by its own name (`/api/v1/index.json`), or undefined for a
+ * path that cannot be decoded or holds a `..` segment or a NUL.
+ */
+export function treeFilePath(site: string, pathname: string): string | undefined {
+  let rel: string;
+  try {
+    rel = decodeURIComponent(pathname).replace(/^\/+/, '');
+  } catch {
+    return undefined;
+  }
+  if (rel.includes('\0') || rel.split('/').includes('..')) return undefined;
+  return join(site, rel);
 }
 
 /**

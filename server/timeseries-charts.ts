@@ -25,7 +25,7 @@ function renderError(e: unknown): HttpError {
     return new HttpError(503, 'Too many charts are being rendered just now', { hints: ['Try again in a second', 'Pre-rendered charts: /api/v1/timeseries/{id}/lastWeek'], headers: { 'Retry-After': '1' } });
   }
   if (e instanceof RenderTimeout) {
-    return new HttpError(503, `Rendering the chart took longer than ${e.message.match(/\d+/)?.[0] ?? 'its'} ms`, {
+    return new HttpError(503, `Rendering the chart took longer than ${e.ms} ms`, {
       hints: ['Ask for a shorter timespan, or add generalize=true', 'Raw data is always available: /api/v1/timeseries/{id}/getData'],
       headers: { 'Retry-After': '5' },
     });

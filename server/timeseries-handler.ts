@@ -15,7 +15,7 @@ import { collectionIsStatic, itemIsStatic, readCollectionParams, readItemParams,
 import { allowedMethods, matchTimeseriesPath, TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { staticFile } from '../core/timeseries/static-tree.ts';
 import { duckSeriesSource } from '../lib/timeseries-store.ts';
-import { API_HEADERS, redirect, sendText, trySendFile } from './respond.ts';
+import { API_HEADERS, redirect, sendText, treeFilePath, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { handlePostData, sendJsonBytes, type Timeseries } from './timeseries-data.ts';
 import { handleGetChart, handlePostChart, handlePrerendered } from './timeseries-charts.ts';
@@ -45,13 +45,8 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
   // A file of the static tree by its own name, without a query (`/api/v1/index.json`, `stations.expanded.json`),
   // as a static host serves it and the docs site links it.
   if (!options.liveOnly && url.search === '' && (method === 'GET' || method === 'HEAD') && /\.json$/.test(url.pathname)) {
-    let rel: string | undefined;
-    try {
-      rel = decodeURIComponent(url.pathname).replace(/^\/+/, '');
-    } catch {
-      rel = undefined;
-    }
-    if (rel && !rel.includes('\0') && !rel.split('/').includes('..') && (await trySendFile(req, res, join(build.site, rel), JSON_TYPE))) return;
+    const file = treeFilePath(build.site, url.pathname);
+    if (file && (await trySendFile(req, res, file, JSON_TYPE))) return;
   }
   const match = matchTimeseriesPath(url.pathname);
   if (!match) throw notFound(`No such path: ${url.pathname}`, [`The index ${TIMESERIES_PREFIX}/ lists the collections`]);

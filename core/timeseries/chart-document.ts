@@ -20,8 +20,13 @@ import { generalize } from './generalize.ts';
 import { labelIn, type Locale } from './locale.ts';
 import type { Timespan } from './timespan.ts';
 
+/** A series' name in charts: `"<feature> (<phenomenon> [<uom>])"` (DECISIONS.md). */
+export function seriesLabel(feature: string, phenomenon: string, uom: string): string {
+  return `${feature} (${phenomenon} [${uom}])`;
+}
+
 export function seriesName(cat: Catalogue, s: SeriesRec, locale: Locale): string {
-  return `${labelIn(cat.features[s.feature]!, locale)} (${labelIn(cat.phenomena[s.phenomenon]!, locale)} [${s.uom}])`;
+  return seriesLabel(labelIn(cat.features[s.feature]!, locale), labelIn(cat.phenomena[s.phenomenon]!, locale), s.uom);
 }
 
 /** The style a series is drawn with when the request gives none: its rendering hints, if configured. */

@@ -13,7 +13,8 @@
  */
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../../core/charts/index.ts';
 import type { ChartStyle } from '../../core/snapshot/timeseries-config.ts';
-import { lttb, type Series } from '../../core/timeseries/generalize.ts';
+import { lttb, toSeries, type Series } from '../../core/timeseries/generalize.ts';
+import { seriesLabel } from '../../core/timeseries/chart-document.ts';
 import type { Timespan } from '../../core/timeseries/timespan.ts';
 import type { SeriesData, SeriesMeta, TimeValue } from './timeseries.ts';
 
@@ -42,17 +43,6 @@ export interface TimeseriesChart {
   min: number | undefined;
   max: number | undefined;
   last: TimeValue | undefined;
-}
-
-function toSeries(values: readonly TimeValue[]): Series {
-  const t = new Float64Array(values.length);
-  const v = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    t[i] = values[i]!.timestamp;
-    const x = values[i]!.value;
-    v[i] = x === null ? NaN : x;
-  }
-  return { t, v };
 }
 
 /** Change points of a step function sampled at the served timestamps. */
@@ -100,7 +90,7 @@ export function timeseriesChart(s: SeriesMeta, data: SeriesData, span: Timespan,
   const spec = (points: Series): ChartSpec => {
     const series: ChartSeries = {
       id: s.id,
-      name: `${s.feature.label} (${s.phenomenon.label} [${s.uom}])`,
+      name: seriesLabel(s.feature.label, s.phenomenon.label, s.uom),
       phenomenon: s.phenomenon.label,
       uom: s.uom,
       points,
