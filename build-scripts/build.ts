@@ -1,5 +1,5 @@
 /**
- * npm run build -- --snapshot DIR [--out dist] [--db-only] [--no-charts] [--no-site] [--quiet]
+ * npm run build -- --snapshot DIR [--out dist] [--full] [--db-only] [--no-charts] [--no-site] [--quiet]
  *
  * Validates a snapshot, then builds beside the last good output and swaps it in at the end:
  *   <out>/site/   the static tree (any static host serves it)
@@ -12,6 +12,10 @@
  * answers every path by a query. --no-charts skips pre-rendering the configured charts (no Chromium needed);
  * --no-site skips the Astro documentation and browsing site (build-scripts/site.ts).
  * <out>.cache/ keeps what the next build of the same output may reuse (pre-rendered charts by content hash).
+ *
+ * Builds are incremental: a build starts from an earlier build's tree (lib/atomic-output.ts) and rewrites
+ * only the files whose bytes change, removing those the new snapshot no longer has (lib/tree-state.ts); the
+ * tree is the one a build into an empty folder gives. --full starts from an empty folder.
  */
 import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -20,7 +24,8 @@ import { parseArgs } from 'node:util';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
 import { openDuckDB } from '../lib/duckdb.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
-import { buildAtomically } from './lib/atomic-output.ts';
+import { buildAtomically, type BaseTree } from './lib/atomic-output.ts';
+import { TreeState } from './lib/tree-state.ts';
 import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
 import { buildRadar } from './radar/build-radar.ts';
@@ -47,8 +52,10 @@ export interface BuildResult {
   order: string[] | undefined;
   /** Seconds per phase (validation, databases, trees). */
   phases: Record<string, number>;
-  /** Counts the APIs report (`timeseries charts rendered`, `timeseries charts from cache`). */
+  /** Counts the APIs report (`timeseries charts rendered`, `timeseries charts from cache`) and the tree's (`tree files written`, `… kept`, `… removed`). */
   stats: Record<string, number>;
+  /** The earlier tree the build started from; undefined for a build into an empty folder. */
+  base: BaseTree | undefined;
 }
 
 export interface BuildOptions {
@@ -62,6 +69,10 @@ export interface BuildOptions {
   /** Build the documentation and browsing site into the tree (default true; never for a database-only build). */
   site?: boolean;
   recordOrder?: boolean;
+  /** Build into an empty folder, not over an earlier build's tree. */
+  full?: boolean;
+  /** See AtomicOptions.recycleAfterMs. */
+  recycleAfterMs?: number;
 }
 
 /** Site builds one at a time in a process: Astro's build reads process-wide settings (environment, folder). */
@@ -86,46 +97,63 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     }
     let order: string[] | undefined;
     const stats: Record<string, number> = {};
-    const folder = await buildAtomically(opts.out, async (dir) => {
-      const site = join(dir, 'site');
-      const dataDir = join(dir, 'data');
-      await mkdir(site, { recursive: true });
-      await mkdir(dataDir, { recursive: true });
-      const writer = new TreeWriter(site, progress, { recordOrder: opts.recordOrder ?? false });
-      order = writer.order;
-      for (const api of snap.manifest.apis) {
-        await API_BUILDERS[api]!({
-          conn,
-          manifest: snap.manifest,
-          tableFile: (t) => {
-            const info = snap.tables[t];
-            if (!info) throw new Error(`table ${t} was not validated`);
-            return info.file;
-          },
-          snapshotDir: snap.dir,
-          dataDir,
-          writer,
-          progress,
-          writeTree: !opts.dbOnly,
-          charts: opts.charts ?? true,
-          cacheDir: `${resolve(opts.out)}.cache`,
-          stats,
-        });
-      }
-      await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: progress.files, bytes: progress.bytes }, null, 2) + '\n');
-      // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
-      if (!opts.dbOnly) await writeFile(join(site, OPENAPI_PATH), JSON.stringify(openApiDocument(), null, 2) + '\n');
-      // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
-      if (!opts.dbOnly) await writeFile(join(dir, 'nginx.conf'), nginxConfig({ site: join(resolve(opts.out), 'site') }));
-      if (!opts.dbOnly && (opts.site ?? true)) {
-        progress.begin('site: Astro');
-        const site = await buildSite({ buildFolder: dir, quiet: true });
-        stats['site pages'] = site.pages;
-      }
-    });
+    let base: BaseTree | undefined;
+    const folder = await buildAtomically(
+      opts.out,
+      async (dir, from) => {
+        base = from;
+        const site = join(dir, 'site');
+        const dataDir = join(dir, 'data');
+        await mkdir(site, { recursive: true });
+        await mkdir(dataDir, { recursive: true });
+        if (from) progress.line(`building over the tree of ${from.from} (${from.how})`);
+        const state = await TreeState.open(conn, from?.stateFolder);
+        const writer = new TreeWriter(site, progress, { recordOrder: opts.recordOrder ?? false, base: state.baseFiles, overBase: state.overBase });
+        order = writer.order;
+        for (const api of snap.manifest.apis) {
+          await API_BUILDERS[api]!({
+            conn,
+            manifest: snap.manifest,
+            tableFile: (t) => {
+              const info = snap.tables[t];
+              if (!info) throw new Error(`table ${t} was not validated`);
+              return info.file;
+            },
+            snapshotDir: snap.dir,
+            dataDir,
+            writer,
+            state,
+            progress,
+            writeTree: !opts.dbOnly,
+            charts: opts.charts ?? true,
+            cacheDir: `${resolve(opts.out)}.cache`,
+            stats,
+          });
+        }
+        const tree = await state.totals(writer);
+        await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: tree.files, bytes: tree.bytes }, null, 2) + '\n');
+        if (opts.dbOnly) return;
+        // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
+        writer.write(OPENAPI_PATH, JSON.stringify(openApiDocument(), null, 2) + '\n');
+        // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
+        await writeFile(join(dir, 'nginx.conf'), nginxConfig({ site: join(resolve(opts.out), 'site') }));
+        if (opts.site ?? true) {
+          progress.begin('site: Astro');
+          const built = await buildSite({ buildFolder: dir, quiet: true, writer });
+          stats['site pages'] = built.pages;
+        }
+        progress.begin('tree state');
+        const all = await state.finish(writer, dir);
+        stats['tree files'] = all.files;
+        stats['tree files written'] = writer.counts.written;
+        stats['tree files kept'] = all.files - writer.counts.written;
+        stats['tree files removed'] = writer.counts.removed;
+      },
+      { reuse: !(opts.full ?? false) && !opts.dbOnly, recycleAfterMs: opts.recycleAfterMs },
+    );
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
-    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, stats };
+    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, stats, base };
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -142,14 +170,15 @@ if (import.meta.main) {
       'db-only': { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       'no-site': { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
     },
   });
   if (!values.snapshot) {
-    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--db-only] [--no-charts] [--no-site] [--quiet]');
+    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--full] [--db-only] [--no-charts] [--no-site] [--quiet]');
     process.exit(2);
   }
   try {
-    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], charts: !values['no-charts'], site: !values['no-site'] });
+    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], charts: !values['no-charts'], site: !values['no-site'], full: values.full });
   } catch (e) {
     console.error(`\nbuild failed, nothing written (the last good build is untouched): ${(e as Error).message}`);
     process.exit(1);

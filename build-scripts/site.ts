@@ -15,7 +15,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { placeSiteFiles, SITE_FILES_MANIFEST } from './lib/site-files.ts';
+import { placeSiteFiles, placeSiteFilesWith, SITE_FILES_MANIFEST } from './lib/site-files.ts';
+import { forgetTreeState } from './lib/tree-state.ts';
+import type { TreeWriter } from './lib/tree-writer.ts';
 
 /** The repository root: where astro.config.mjs, site/ and public/ are. */
 const ROOT = resolve(dirname(import.meta.dirname));
@@ -28,7 +30,11 @@ export interface SiteResult {
 
 const ENV_KEYS = ['SNAPCAT_BUILD', 'SNAPCAT_SITE_OUT', 'ASTRO_TELEMETRY_DISABLED', 'NODE_ENV'] as const;
 
-export async function buildSite(opts: { buildFolder: string; quiet?: boolean }): Promise<SiteResult> {
+/**
+ * `writer`: the writer of a build in progress, which places the pages (and compares them with its base tree);
+ * without one (`npm run site` on a finished build), the pages replace those of the last site build.
+ */
+export async function buildSite(opts: { buildFolder: string; quiet?: boolean; writer?: TreeWriter }): Promise<SiteResult> {
   const t0 = performance.now();
   const folder = await realpath(resolve(opts.buildFolder)).catch(() => {
     throw new Error(`no build folder at ${opts.buildFolder}: run npm run build first`);
@@ -49,7 +55,9 @@ export async function buildSite(opts: { buildFolder: string; quiet?: boolean }):
     // imported here: loading Astro costs a second the API build should not pay when it makes no site
     const { build } = await import('astro');
     await build({ root: ROOT, configFile: 'astro.config.mjs' /* joined to root by Astro 7, even when absolute */, outDir: scratch, mode: 'production', logLevel: opts.quiet ? 'error' : 'info' });
-    const files = await placeSiteFiles(scratch, siteDir, join(folder, SITE_FILES_MANIFEST));
+    const manifest = join(folder, SITE_FILES_MANIFEST);
+    if (!opts.writer) forgetTreeState(folder);
+    const files = opts.writer ? await placeSiteFilesWith(opts.writer, scratch, manifest) : await placeSiteFiles(scratch, siteDir, manifest);
     const pages = files.filter((f) => f.endsWith('.html')).length;
     const seconds = (performance.now() - t0) / 1000;
     if (!opts.quiet) process.stderr.write(`site: ${pages} pages (${files.length} files) in ${seconds.toFixed(1)} s -> ${siteDir}\n`);

@@ -2,6 +2,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SnapshotManifest } from '../../core/snapshot/table-schema.ts';
 import type { Progress } from './progress.ts';
+import type { TreeState } from './tree-state.ts';
 import type { TreeWriter } from './tree-writer.ts';
 
 export interface ApiBuildContext {
@@ -14,6 +15,8 @@ export interface ApiBuildContext {
   /** Folder for the endpoint's databases. */
   dataDir: string;
   writer: TreeWriter;
+  /** The tree's files and those of the base tree the build writes over (incremental builds). */
+  state: TreeState;
   progress: Progress;
   /** False for a database-only build (`--db-only`): the endpoint then answers every request by a query. */
   writeTree: boolean;

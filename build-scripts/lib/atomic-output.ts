@@ -2,9 +2,39 @@
  * Atomic builds: the output path is a symbolic link to a finished build folder beside it
  * (`dist -> dist.builds/<stamp>`). A build writes a new folder, and only when it is complete swaps the link
  * with one rename(2). A failed or killed build leaves the last good tree, and the link, untouched.
+ *
+ * Incremental builds start the new folder from an earlier build's tree (its base) and rewrite only what
+ * changed (tree-state.ts). The base is, in this order:
+ * - `recycled`: the build before the one being served, moved to the new folder's name (no file is touched:
+ *   the cheapest start). Only once the served build has been served `recycleAfterMs`, so no endpoint that
+ *   follows the link is still on the older one;
+ * - `linked`: the served build's tree, hard-linked file by file into the new folder (the served files are
+ *   never written: the build replaces names, it does not write into files);
+ * - none: an empty folder (no earlier build with a tree state, or `reuse: false`).
  */
+import { spawnSync } from 'node:child_process';
+import { linkSync, mkdirSync, readdirSync } from 'node:fs';
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { hasTreeState } from './tree-state.ts';
+
+export interface BaseTree {
+  how: 'recycled' | 'linked';
+  /** The build folder the base tree came from. */
+  from: string;
+  /** The folder holding the base's tree state. */
+  stateFolder: string;
+}
+
+export interface AtomicOptions {
+  /** Start from an earlier build's tree when one has a tree state (default true). */
+  reuse?: boolean;
+  /** Recycle the build before the served one only when the link has pointed past it this long (default 60 s). */
+  recycleAfterMs?: number;
+}
+
+/** What a recycled folder holds besides its tree: all of it is made again by the build. */
+const REMADE = ['data', 'build.json', 'nginx.conf', 'site-files.json'];
 
 function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -19,8 +49,43 @@ async function currentTarget(out: string): Promise<string | undefined> {
   return resolve(dirname(out), await readlink(out));
 }
 
-/** Runs `fill(folder)` on a new build folder and, when it succeeds, makes `out` point at it. Returns the folder. */
-export async function buildAtomically(outArg: string, fill: (folder: string) => Promise<void>): Promise<string> {
+/** Hard-links every file below `from` into `to` (`cp -al`, or file by file where cp is not GNU's). */
+function linkTree(from: string, to: string): void {
+  const cp = spawnSync('cp', ['-al', from, to], { encoding: 'utf8' });
+  if (cp.status === 0) return;
+  mkdirSync(to, { recursive: true });
+  for (const e of readdirSync(from, { recursive: true, withFileTypes: true })) {
+    const rel = relative(from, join(e.parentPath, e.name));
+    if (e.isDirectory()) mkdirSync(join(to, rel), { recursive: true });
+    else linkSync(join(from, rel), join(to, rel));
+  }
+}
+
+async function prepareBase(out: string, builds: string, previous: string | undefined, partial: string, opts: AtomicOptions): Promise<BaseTree | undefined> {
+  if (!(opts.reuse ?? true) || previous === undefined) return undefined;
+  const servedMs = Date.now() - (await lstat(out)).mtimeMs;
+  if (servedMs >= (opts.recycleAfterMs ?? 60_000)) {
+    const older = (await readdir(builds))
+      .filter((e) => !e.includes('.') && join(builds, e) !== previous && hasTreeState(join(builds, e)))
+      .sort()
+      .at(-1);
+    if (older !== undefined) {
+      await rename(join(builds, older), partial);
+      for (const f of REMADE) await rm(join(partial, f), { recursive: true, force: true });
+      return { how: 'recycled', from: older, stateFolder: partial };
+    }
+  }
+  if (!hasTreeState(previous)) return undefined;
+  await mkdir(partial);
+  linkTree(join(previous, 'site'), join(partial, 'site'));
+  return { how: 'linked', from: basename(previous), stateFolder: previous };
+}
+
+/**
+ * Runs `fill(folder, base)` on a new build folder and, when it succeeds, makes `out` point at it. `base` says
+ * which earlier tree the folder already holds (none: the folder is empty). Returns the folder.
+ */
+export async function buildAtomically(outArg: string, fill: (folder: string, base: BaseTree | undefined) => Promise<void>, opts: AtomicOptions = {}): Promise<string> {
   const out = resolve(outArg);
   const previous = await currentTarget(out);
   const builds = `${out}.builds`;
@@ -29,7 +94,8 @@ export async function buildAtomically(outArg: string, fill: (folder: string) => 
   const partial = join(builds, `${name}.partial`);
   const final = join(builds, name);
   try {
-    await fill(partial);
+    const base = await prepareBase(out, builds, previous, partial, opts);
+    await fill(partial, base);
     await rename(partial, final);
     const tmpLink = `${out}.link-${process.pid}`;
     await rm(tmpLink, { force: true });

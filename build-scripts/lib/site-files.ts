@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, lstat, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import type { TreeWriter } from './tree-writer.ts';
 
 export const SITE_FILES_MANIFEST = 'site-files.json';
 
@@ -78,6 +79,23 @@ export async function placeSiteFiles(from: string, siteDir: string, manifestPath
     await mkdir(dirname(join(siteDir, rel)), { recursive: true });
     await move(join(from, rel), join(siteDir, rel));
   }
+  await writeFile(manifestPath, JSON.stringify({ files }, null, 2) + '\n');
+  return files;
+}
+
+/**
+ * Within a build: moves every file of `from` into the tree through the build's writer, which keeps a page
+ * whose bytes the base tree already holds. Throws, moving nothing, when a page would land on a file the API
+ * trees wrote. Returns the placed paths.
+ */
+export async function placeSiteFilesWith(writer: TreeWriter, from: string, manifestPath: string): Promise<string[]> {
+  const files = await listFiles(from);
+  const collisions = files.filter((rel) => writer.has(rel));
+  if (collisions.length > 0) {
+    const shown = collisions.slice(0, 5).join(', ');
+    throw new Error(`the docs site would overwrite ${collisions.length} path(s) of the API tree: ${shown}${collisions.length > 5 ? ', …' : ''}. Rename the page(s) in site/pages/.`);
+  }
+  for (const rel of files) writer.moveIn(join(from, rel), rel);
   await writeFile(manifestPath, JSON.stringify({ files }, null, 2) + '\n');
   return files;
 }

@@ -1,22 +1,57 @@
 /**
  * Writes files into the static tree: synchronous writes (the fastest way to write many small files on
  * Node, see PERFORMANCE-NOTES.md), directories made once, every byte counted for the progress line.
+ *
+ * Every file put through the writer is recorded with the MD5 of its bytes and its size (the `file` part of
+ * the tree state, tree-state.ts). A build over a base tree (an incremental build: the folder already holds an
+ * earlier build's files, tree-state.ts) passes the MD5s the base holds: a file whose bytes are already there
+ * is not written again, and a changed one replaces the old name with a new file (never writing into the old
+ * file: it may be a hard link shared with the build being served or with the chart cache).
+ * Files whose bytes the build decides elsewhere (the radar id files, hashed in SQL) go through
+ * `writeDecided`/`linkDecided`, which only write.
  */
-import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Progress } from './progress.ts';
+
+export interface FileState {
+  /** MD5 of the bytes, hex. */
+  md5: string;
+  bytes: number;
+}
+
+export interface TreeWriterOptions {
+  /** When set, every path in the order written (links included), for the benchmark's plain-loop replay. */
+  recordOrder?: boolean;
+  /** The base tree already in the folder: MD5 of each file the writer put there (empty for a new folder). */
+  base?: ReadonlyMap<string, string>;
+  /** True when the folder holds a base tree, so a file may exist at a path before it is written. */
+  overBase?: boolean;
+}
+
+function md5(bytes: Uint8Array): string {
+  return createHash('md5').update(bytes).digest('hex');
+}
 
 export class TreeWriter {
   private readonly root: string;
   private readonly progress: Progress;
   private readonly dirs = new Set<string>();
-  /** When set, every path in the order written (links included), for the benchmark's plain-loop replay. */
+  private readonly base: ReadonlyMap<string, string>;
+  private readonly overBase: boolean;
   readonly order: string[] | undefined;
+  /** Every file put through write/link/linkFrom/open/moveIn in this build, with its bytes' MD5 and size. */
+  readonly files = new Map<string, FileState>();
+  /** Files written (or linked) in this build, and files of the base tree kept as they were. */
+  readonly counts = { written: 0, kept: 0, removed: 0 };
 
-  constructor(root: string, progress: Progress, opts: { recordOrder?: boolean } = {}) {
+  constructor(root: string, progress: Progress, opts: TreeWriterOptions = {}) {
     this.root = root;
     this.progress = progress;
     this.order = opts.recordOrder ? [] : undefined;
+    this.base = opts.base ?? new Map();
+    this.overBase = opts.overBase ?? false;
   }
 
   private ensureDir(rel: string): string {
@@ -29,48 +64,132 @@ export class TreeWriter {
     return abs;
   }
 
-  write(rel: string, text: string): void {
+  /** The absolute path a new file goes to: its directory made, and an older file of the base tree unlinked. */
+  private target(rel: string): string {
     this.order?.push(rel);
-    const buf = Buffer.from(text, 'utf8');
-    writeFileSync(this.ensureDir(rel), buf);
-    this.progress.wrote(buf.length);
+    const abs = this.ensureDir(rel);
+    if (this.overBase) unlinkIfThere(abs);
+    this.counts.written++;
+    return abs;
   }
 
-  /** A second name for a file already written (identical bytes, no copy). */
+  /** Records a file of this build; true when the base tree already holds these bytes at that path. */
+  private unchanged(rel: string, state: FileState): boolean {
+    this.files.set(rel, state);
+    this.progress.wrote(state.bytes);
+    if (this.base.get(rel) !== state.md5) return false;
+    this.counts.kept++;
+    return true;
+  }
+
+  has(rel: string): boolean {
+    return this.files.has(rel);
+  }
+
+  write(rel: string, text: string): void {
+    const buf = Buffer.from(text, 'utf8');
+    if (this.unchanged(rel, { md5: md5(buf), bytes: buf.length })) return;
+    writeFileSync(this.target(rel), buf);
+  }
+
+  /** A second name for a file already put through this writer (identical bytes, no copy). */
   link(existingRel: string, rel: string): void {
-    this.order?.push(rel);
-    linkSync(join(this.root, existingRel), this.ensureDir(rel));
-    this.progress.wrote(0);
+    const state = this.files.get(existingRel);
+    if (!state) throw new Error(`tree writer: ${rel} links to ${existingRel}, which this build has not written`);
+    if (this.unchanged(rel, state)) return;
+    linkSync(join(this.root, existingRel), this.target(rel));
   }
 
   /** A file of the tree that is a file outside it (a hard link; a copy across file systems). */
   linkFrom(absPath: string, rel: string, bytes: number): void {
-    this.order?.push(rel);
-    const target = this.ensureDir(rel);
+    if (this.unchanged(rel, { md5: md5(readFileSync(absPath)), bytes })) return;
+    const target = this.target(rel);
     try {
       linkSync(absPath, target);
     } catch {
       copyFileSync(absPath, target);
     }
-    this.progress.wrote(bytes);
   }
 
-  /** A file written piece by piece, for bodies too large to hold. */
+  /** A file moved into the tree from a scratch folder (the docs site's pages); the scratch file is consumed. */
+  moveIn(absPath: string, rel: string): void {
+    const buf = readFileSync(absPath);
+    if (this.unchanged(rel, { md5: md5(buf), bytes: buf.length })) return;
+    const target = this.target(rel);
+    try {
+      renameSync(absPath, target);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      writeFileSync(target, buf);
+    }
+  }
+
+  /**
+   * A file written piece by piece, for bodies too large to hold. Over a base tree it goes to a scratch name
+   * beside its own and replaces the old file only when its bytes differ.
+   */
   open(rel: string): { append(text: string): void; close(): void } {
-    this.order?.push(rel);
-    const fd = openSync(this.ensureDir(rel), 'w');
+    const abs = this.ensureDir(rel);
+    const scratch = this.overBase ? `${abs}.partial-${process.pid}` : abs;
+    const fd = openSync(scratch, 'w');
+    const hash = createHash('md5');
     let bytes = 0;
     return {
       append: (text: string) => {
         if (text.length === 0) return;
         const buf = Buffer.from(text, 'utf8');
         writeSync(fd, buf);
+        hash.update(buf);
         bytes += buf.length;
       },
       close: () => {
         closeSync(fd);
-        this.progress.wrote(bytes);
+        if (this.unchanged(rel, { md5: hash.digest('hex'), bytes })) {
+          unlinkSync(scratch);
+          return;
+        }
+        this.order?.push(rel);
+        this.counts.written++;
+        if (scratch !== abs) renameSync(scratch, abs);
       },
     };
+  }
+
+  /** Writes a file whose bytes the caller knows to differ from the base tree's (or to be new). */
+  writeDecided(rel: string, text: string): void {
+    const buf = Buffer.from(text, 'utf8');
+    writeFileSync(this.target(rel), buf);
+    this.progress.wrote(buf.length);
+  }
+
+  /** Links a second name to a file of this build, where the caller knows the name is new or changed. */
+  linkDecided(existingRel: string, rel: string): void {
+    linkSync(join(this.root, existingRel), this.target(rel));
+    this.progress.wrote(0);
+  }
+
+  /** Removes a file of the base tree that this build does not have, and its folders left empty. */
+  remove(rel: string): void {
+    const abs = join(this.root, rel);
+    if (!unlinkIfThere(abs)) return;
+    this.counts.removed++;
+    for (let dir = dirname(abs); dir.length > this.root.length; dir = dirname(dir)) {
+      try {
+        rmdirSync(dir);
+        this.dirs.delete(dir);
+      } catch {
+        break;
+      }
+    }
+  }
+}
+
+function unlinkIfThere(abs: string): boolean {
+  try {
+    unlinkSync(abs);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
   }
 }

@@ -17,7 +17,7 @@ export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
     if (ctx.writeTree) {
       progress.begin('radar tree: counting files');
       progress.totalFiles += await countRadarTreeFiles(conn);
-      await writeRadarTree({ conn, facts, writer: ctx.writer, progress });
+      await writeRadarTree({ conn, facts, writer: ctx.writer, progress, state: ctx.state });
     }
     await run(conn, 'CHECKPOINT');
   } finally {

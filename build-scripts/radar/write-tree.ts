@@ -3,15 +3,17 @@
  * in every variant (core/radar/static-tree.ts), from the catalogue database, streamed chunk by chunk.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { bodyFrame, joinBatch } from '../../core/radar/bodies.ts';
+import { bodyFrame, joinBatch, type BodyFrame } from '../../core/radar/bodies.ts';
+import type { SqlFragment } from '../../core/radar/filters.ts';
 import { routeDocPage } from '../../core/radar/html-doc.ts';
 import { NO_SELECTION, recordQuery, type CatalogueFacts } from '../../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../../core/radar/resources.ts';
 import { indexDocument, RADAR_PREFIX, RADAR_ROUTES, type RadarRoute } from '../../core/radar/routes.ts';
 import { routeVariants, staticFile, VARIANTS, type Variant } from '../../core/radar/static-tree.ts';
-import { all, streamKeyedText } from '../../lib/duckdb.ts';
+import { all, sqlString, streamKeyedText } from '../../lib/duckdb.ts';
 import type { Progress } from '../lib/progress.ts';
+import type { TreeState } from '../lib/tree-state.ts';
 import type { TreeWriter } from '../lib/tree-writer.ts';
 
 export interface RadarTreeContext {
@@ -19,6 +21,7 @@ export interface RadarTreeContext {
   facts: CatalogueFacts;
   writer: TreeWriter;
   progress: Progress;
+  state: TreeState;
 }
 
 /** How many files the tree will have, for the progress line. */
@@ -37,36 +40,104 @@ export async function countRadarTreeFiles(conn: DuckDBConnection): Promise<numbe
   return n;
 }
 
-function idPath(route: RadarRoute, id: bigint): string {
+function idPath(route: RadarRoute, id: bigint | string): string {
   return `${RADAR_PREFIX}${route.path.slice(0, -':id'.length)}${id}`;
 }
 
-async function writeRecords(ctx: RadarTreeContext, route: RadarRoute, v: Variant): Promise<void> {
+/** Resources with one view answer `expanded=true` with the same bytes: a hard link, not a second write. */
+function isLinkedVariant(route: RadarRoute, v: Variant): boolean {
+  return v.expanded && RESOURCES[route.resource!].expanded.length === 0;
+}
+
+function simpleVariant(v: Variant): Variant {
+  return VARIANTS.find((x) => x.format === v.format && !x.expanded)!;
+}
+
+function recordFrame(route: RadarRoute, v: Variant): { format: RecordFormat; frame: BodyFrame } {
   const r = RESOURCES[route.resource!];
   const format = v.format as RecordFormat;
   const header = format === 'csv' ? csvHeader(viewFields(r, v.expanded), ',') : undefined;
-  const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION }, ctx.facts);
-  if (!route.path.endsWith('/:id')) {
-    const frame = bodyFrame(format, route.shape, header);
-    const file = ctx.writer.open(staticFile(`${RADAR_PREFIX}${route.path}`, v));
-    file.append(frame.open);
-    let first = true;
-    for await (const batch of streamKeyedText(ctx.conn, q)) {
-      const piece = joinBatch(frame, batch.texts, first);
-      if (piece.length > 0) first = false;
-      file.append(piece);
+  return { format, frame: bodyFrame(format, route.shape, header) };
+}
+
+/** One route and variant of id files: a tag for the tree state, and the path of the file of id k. */
+interface IdFiles {
+  tag: number;
+  route: RadarRoute;
+  v: Variant;
+  prefix: string;
+  suffix: string;
+}
+
+function idFiles(): IdFiles[] {
+  const out: IdFiles[] = [];
+  for (const route of RADAR_ROUTES) {
+    if (!route.path.endsWith('/:id')) continue;
+    for (const v of routeVariants(route)) {
+      const [prefix, suffix] = staticFile(idPath(route, '\u0000'), v).split('\u0000') as [string, string];
+      out.push({ tag: out.length, route, v, prefix, suffix });
     }
-    file.append(frame.close);
-    file.close();
+  }
+  return out;
+}
+
+/** `(k, c)`: every id and its file's whole text, as writeIdFiles writes it (bodies.ts joinBatch), built in SQL. */
+function idContentSql(ctx: RadarTreeContext, route: RadarRoute, v: Variant): SqlFragment {
+  const { format, frame } = recordFrame(route, v);
+  const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION, ordinal: true }, ctx.facts);
+  const [open, term, sep, close] = [frame.open, frame.terminator, frame.separator, frame.close].map(sqlString);
+  return { sql: `SELECT k, ${open} || coalesce(string_agg(t || ${term}, ${sep} ORDER BY rn), '') || ${close} AS c FROM (${q.sql}) GROUP BY k`, params: q.params };
+}
+
+/** Hashes every id file in SQL into the tree state and compares them with the base tree's. */
+async function hashIdFiles(ctx: RadarTreeContext, files: IdFiles[]): Promise<Map<number, { changed: number; total: number }>> {
+  ctx.progress.begin('radar tree: comparing id files');
+  const byPath = new Map<string, number>();
+  for (const f of files) {
+    const source = isLinkedVariant(f.route, f.v) ? byPath.get(`${f.route.path}${simpleVariant(f.v).suffix}`) : undefined;
+    if (source === undefined) await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v), f.prefix, f.suffix);
+    else await ctx.state.addLinkedIdFiles(f.tag, source, f.prefix, f.suffix);
+    byPath.set(`${f.route.path}${f.v.suffix}`, f.tag);
+  }
+  return ctx.state.compareIdFiles();
+}
+
+/** A collection: one file, streamed. */
+async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Variant): Promise<void> {
+  const { format, frame } = recordFrame(route, v);
+  const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION }, ctx.facts);
+  const file = ctx.writer.open(staticFile(`${RADAR_PREFIX}${route.path}`, v));
+  file.append(frame.open);
+  let first = true;
+  for await (const batch of streamKeyedText(ctx.conn, q)) {
+    const piece = joinBatch(frame, batch.texts, first);
+    if (piece.length > 0) first = false;
+    file.append(piece);
+  }
+  file.append(frame.close);
+  file.close();
+}
+
+/**
+ * The id files of a route and variant that differ from the base tree's. All of them (a build into an empty
+ * folder): rows come ordered by id and every run of one id is one file. Some: their texts built in SQL.
+ */
+async function writeIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: string | undefined): Promise<void> {
+  const path = (k: bigint) => `${f.prefix}${k}${f.suffix}`;
+  if (changedKeys !== undefined) {
+    const q = idContentSql(ctx, f.route, f.v);
+    for await (const batch of streamKeyedText(ctx.conn, { sql: `SELECT k, c AS t FROM (${q.sql}) WHERE k IN (${changedKeys})`, params: q.params })) {
+      for (let i = 0; i < batch.keys.length; i++) ctx.writer.writeDecided(path(batch.keys[i]!), batch.texts[i] ?? '');
+    }
     return;
   }
-  // Id paths: rows come ordered by id; every run of one id is one file.
-  const frame = bodyFrame(format, route.shape, header);
+  const { format, frame } = recordFrame(f.route, f.v);
+  const q = recordQuery({ route: f.route, format, expanded: f.v.expanded, selection: NO_SELECTION }, ctx.facts);
   let current: bigint | undefined;
   let texts: (string | null)[] = [];
   const flush = () => {
     if (current === undefined) return;
-    ctx.writer.write(staticFile(idPath(route, current), v), frame.open + joinBatch(frame, texts, true) + frame.close);
+    ctx.writer.writeDecided(path(current), frame.open + joinBatch(frame, texts, true) + frame.close);
   };
   for await (const batch of streamKeyedText(ctx.conn, q)) {
     for (let i = 0; i < batch.keys.length; i++) {
@@ -82,32 +153,41 @@ async function writeRecords(ctx: RadarTreeContext, route: RadarRoute, v: Variant
   flush();
 }
 
-/** Resources with one view answer `expanded=true` with the same bytes: a hard link, not a second write. */
-async function linkSingleView(ctx: RadarTreeContext, route: RadarRoute, v: Variant): Promise<void> {
-  const simple = VARIANTS.find((x) => x.format === v.format && !x.expanded)!;
-  if (!route.path.endsWith('/:id')) {
-    ctx.writer.link(staticFile(`${RADAR_PREFIX}${route.path}`, simple), staticFile(`${RADAR_PREFIX}${route.path}`, v));
-    return;
-  }
-  const r = RESOURCES[route.resource!];
-  const q = { sql: `SELECT DISTINCT id AS k, '' AS t FROM ${r.table} WHERE ${route.where ?? 'true'} ORDER BY id`, params: {} };
-  for await (const batch of streamKeyedText(ctx.conn, q)) {
-    for (const id of batch.keys) ctx.writer.link(staticFile(idPath(route, id), simple), staticFile(idPath(route, id), v));
+/** The id files of a single-view resource's expanded variant: links to the simple variant's files. */
+async function linkIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: string | undefined): Promise<void> {
+  const simple = simpleVariant(f.v);
+  const keys = changedKeys ?? ctx.state.idKeysSql(f.tag);
+  for await (const batch of streamKeyedText(ctx.conn, { sql: `SELECT k, '' AS t FROM (${keys}) ORDER BY k`, params: {} })) {
+    for (const id of batch.keys) ctx.writer.linkDecided(staticFile(idPath(f.route, id), simple), `${f.prefix}${id}${f.suffix}`);
   }
 }
 
+/**
+ * The radar tree. Id files are first hashed in SQL and compared with the base tree (tree-state.ts): only
+ * the new and changed ones are generated. Collections and docs go through the writer, which compares them
+ * as they are written.
+ */
 export async function writeRadarTree(ctx: RadarTreeContext): Promise<void> {
+  const files = idFiles();
+  const changes = await hashIdFiles(ctx, files);
   for (const route of RADAR_ROUTES) {
     ctx.progress.begin(`radar tree: ${route.path}`);
     for (const v of routeVariants(route)) {
+      const rel = staticFile(`${RADAR_PREFIX}${route.path}`, v);
       if (v.format === 'html') {
-        ctx.writer.write(staticFile(`${RADAR_PREFIX}${route.path}`, v), routeDocPage(route));
+        ctx.writer.write(rel, routeDocPage(route));
       } else if (route.shape === 'index') {
-        ctx.writer.write(staticFile(`${RADAR_PREFIX}${route.path}`, v), JSON.stringify(indexDocument()));
-      } else if (v.expanded && RESOURCES[route.resource!].expanded.length === 0) {
-        await linkSingleView(ctx, route, v);
+        ctx.writer.write(rel, JSON.stringify(indexDocument()));
+      } else if (!route.path.endsWith('/:id')) {
+        if (isLinkedVariant(route, v)) ctx.writer.link(staticFile(`${RADAR_PREFIX}${route.path}`, simpleVariant(v)), rel);
+        else await writeCollection(ctx, route, v);
       } else {
-        await writeRecords(ctx, route, v);
+        const f = files.find((x) => x.route === route && x.v === v)!;
+        const c = changes.get(f.tag) ?? { changed: 0, total: 0 };
+        if (c.changed === 0) continue;
+        const changedKeys = c.changed === c.total ? undefined : ctx.state.changedKeysSql(f.tag);
+        if (isLinkedVariant(route, v)) await linkIdFiles(ctx, f, changedKeys);
+        else await writeIdFiles(ctx, f, changedKeys);
       }
     }
   }

@@ -24,6 +24,8 @@ export interface RecordQuery {
   selection: Selection;
   /** Only the records with this id. */
   id?: bigint;
+  /** Also a column `rn`, the record's position in the stored (answer) order: for aggregating texts in order. */
+  ordinal?: boolean;
 }
 
 export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment {
@@ -44,5 +46,5 @@ export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment 
   const latest = q.route.latestFlag && (q.route.latest || s.distinct) ? ` AND ${q.route.latestFlag}` : '';
   // No ORDER BY: the table is stored in answer order (see catalogue-db.ts) and DuckDB keeps insertion order,
   // so the answer streams instead of being sorted in memory first.
-  return { sql: `SELECT id AS k, ${text} AS t FROM ${r.table} WHERE ${where.sql}${latest}`, params };
+  return { sql: `SELECT id AS k, ${q.ordinal ? 'rowid AS rn, ' : ''}${text} AS t FROM ${r.table} WHERE ${where.sql}${latest}`, params };
 }

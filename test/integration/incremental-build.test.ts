@@ -1,0 +1,115 @@
+/**
+ * Incremental builds: a build over an earlier build's tree writes only the files whose bytes change, removes
+ * those the new snapshot lacks, never writes into the files of the build being served, and gives the same
+ * bytes as a build into an empty folder. Both ways of starting from an earlier tree are covered: `linked`
+ * (the served build's tree, hard-linked) and `recycled` (the build before it, moved).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { beforeAll, describe, expect, inject, test } from 'vitest';
+import { build, type BuildResult } from '../../build-scripts/build.ts';
+import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
+import { runTmp, walkFiles } from '../helpers/paths.ts';
+
+interface TreeFile {
+  md5: string;
+  ino: number;
+}
+
+/** Every file of a build's static tree: its bytes' MD5 and inode, by tree-relative path. */
+function readTree(folder: string): Map<string, TreeFile> {
+  const site = join(folder, 'site');
+  const files = new Map<string, TreeFile>();
+  for (const abs of walkFiles(site)) {
+    files.set(relative(site, abs), { md5: createHash('md5').update(readFileSync(abs)).digest('hex'), ino: statSync(abs).ino });
+  }
+  return files;
+}
+
+function sameBytes(a: Map<string, TreeFile>, b: Map<string, TreeFile>): void {
+  expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+  const differing = [...a].filter(([path, f]) => b.get(path)?.md5 !== f.md5).map(([path]) => path);
+  expect(differing).toEqual([]);
+}
+
+describe('incremental builds', () => {
+  let work = '';
+  let day2 = '';
+  let day3 = '';
+  const out = () => join(work, 'dist');
+  let first: { result: BuildResult; tree: Map<string, TreeFile> };
+  let second: { result: BuildResult; tree: Map<string, TreeFile> };
+  let full: { result: BuildResult; tree: Map<string, TreeFile> };
+  let firstAfter: Map<string, TreeFile>;
+
+  beforeAll(async () => {
+    work = runTmp(inject('demoSnapshot'), 'incremental');
+    rmSync(work, { recursive: true, force: true });
+    day2 = join(work, 'snapshot-2d');
+    day3 = join(work, 'snapshot-3d');
+    // one more day of the same network: the snapshot an operator publishes the next day
+    await writeDemoSnapshot({ from: '2024-03-01', days: 2, seed: 5, out: day2, log: () => {} });
+    await writeDemoSnapshot({ from: '2024-03-01', days: 3, seed: 5, out: day3, log: () => {} });
+    const r1 = await build({ snapshot: day2, out: out(), quiet: true });
+    first = { result: r1, tree: readTree(r1.folder) };
+    const r2 = await build({ snapshot: day3, out: out(), quiet: true });
+    second = { result: r2, tree: readTree(r2.folder) };
+    firstAfter = readTree(r1.folder);
+    const r3 = await build({ snapshot: day3, out: join(work, 'full'), quiet: true, full: true });
+    full = { result: r3, tree: readTree(r3.folder) };
+  }, 600_000);
+
+  test('the first build starts from an empty folder; the next one from the served tree, hard-linked', () => {
+    expect(first.result.base).toBeUndefined();
+    expect(first.result.stats['tree files written']).toBe(first.tree.size);
+    expect(second.result.base?.how).toBe('linked');
+    expect(resolve(dirname(second.result.folder), second.result.base!.from)).toBe(first.result.folder);
+    expect(resolve(dirname(out()), readlinkSync(out()))).toBe(second.result.folder);
+  });
+
+  test('the tree is byte for byte the one a build into an empty folder gives, and so is build.json', () => {
+    expect(full.result.base).toBeUndefined();
+    sameBytes(second.tree, full.tree);
+    expect(readFileSync(join(second.result.folder, 'build.json'), 'utf8')).toBe(readFileSync(join(full.result.folder, 'build.json'), 'utf8'));
+  });
+
+  test('only the files whose bytes changed were written; the others are the earlier files themselves', () => {
+    const rewritten: string[] = [];
+    const keptChanged: string[] = [];
+    for (const [path, f] of second.tree) {
+      const before = first.tree.get(path);
+      if (!before) continue;
+      const kept = before.ino === f.ino;
+      if (kept && before.md5 !== f.md5) keptChanged.push(path);
+      if (!kept && before.md5 === f.md5) rewritten.push(path);
+    }
+    expect(keptChanged).toEqual([]);
+    expect(rewritten).toEqual([]);
+    const unchanged = [...second.tree].filter(([path, f]) => first.tree.get(path)?.md5 === f.md5).length;
+    const removed = [...first.tree.keys()].filter((path) => !second.tree.has(path)).length;
+    expect(second.result.stats['tree files kept']).toBe(unchanged);
+    expect(second.result.stats['tree files written']).toBe(second.tree.size - unchanged);
+    expect(second.result.stats['tree files removed']).toBe(removed);
+    // one more day leaves most of a catalogue as it was
+    expect(unchanged).toBeGreaterThan(second.tree.size / 2);
+  });
+
+  test('the files of the served build were not written to', () => {
+    sameBytes(firstAfter, first.tree);
+  });
+
+  test('with the served build old enough, the build before it is recycled in place', async () => {
+    // dist -> day 3 now; the day-2 folder is the one before it. Building day 2 again recycles that folder:
+    // nothing differs, so nothing is written.
+    const again = await build({ snapshot: day2, out: out(), quiet: true, recycleAfterMs: 0 });
+    expect(again.base?.how).toBe('recycled');
+    expect(again.stats['tree files written']).toBe(0);
+    sameBytes(readTree(again.folder), first.tree);
+    // and back to day 3 over the day-3 folder, recycled too, against the build into an empty folder
+    const third = await build({ snapshot: day3, out: out(), quiet: true, recycleAfterMs: 0 });
+    expect(third.base?.how).toBe('recycled');
+    expect(third.stats['tree files written']).toBe(0);
+    sameBytes(readTree(third.folder), full.tree);
+  }, 300_000);
+});
