@@ -1,5 +1,5 @@
 /**
- * npm run build -- --snapshot DIR [--out dist] [--full] [--db-only] [--no-charts] [--no-site] [--quiet]
+ * npm run build -- --snapshot DIR [--out dist] [--full] [--db-only] [--partitioned] [--no-charts] [--no-site] [--quiet]
  *
  * Validates a snapshot, then builds beside the last good output and swaps it in at the end:
  *   <out>/site/   the static tree (any static host serves it)
@@ -9,8 +9,10 @@
  *   <out>/nginx.conf  nginx in front of the endpoint (docs/nginx.md)
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
  * --db-only writes the databases and no static tree: for catalogues too large to pre-generate, the endpoint
- * answers every path by a query. --no-charts skips pre-rendering the configured charts (no Chromium needed);
- * --no-site skips the Astro documentation and browsing site (build-scripts/site.ts).
+ * answers every path by a query. --partitioned (database-only too) writes the radar catalogue's big tables as
+ * hive-partitioned Parquet under <out>/data/ for catalogues too large for one machine (docs/scale-out.md).
+ * --no-charts skips pre-rendering the configured charts (no Chromium needed); --no-site skips the Astro
+ * documentation and browsing site (build-scripts/site.ts).
  * <out>.cache/ keeps what the next build of the same output may reuse (pre-rendered charts by content hash).
  *
  * Builds are incremental: a build starts from an earlier build's tree (lib/atomic-output.ts) and rewrites
@@ -64,6 +66,8 @@ export interface BuildOptions {
   quiet?: boolean;
   /** Write only the endpoint's databases, no static tree. */
   dbOnly?: boolean;
+  /** Database-only, with the big radar tables as hive-partitioned Parquet beside the database (docs/scale-out.md). */
+  partitioned?: boolean;
   /** Pre-render the configured charts (default true). */
   charts?: boolean;
   /** Build the documentation and browsing site into the tree (default true; never for a database-only build). */
@@ -84,6 +88,7 @@ function buildSite(opts: Parameters<typeof buildSiteNow>[0]): ReturnType<typeof 
 }
 
 export async function build(opts: BuildOptions): Promise<BuildResult> {
+  if (opts.partitioned) opts = { ...opts, dbOnly: true };
   const t0 = performance.now();
   const progress = new Progress(process.stderr, opts.quiet ?? false);
   const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
@@ -125,6 +130,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
             state,
             progress,
             writeTree: !opts.dbOnly,
+            partitioned: opts.partitioned ?? false,
             charts: opts.charts ?? true,
             cacheDir: `${resolve(opts.out)}.cache`,
             stats,
@@ -168,17 +174,18 @@ if (import.meta.main) {
       out: { type: 'string', default: 'dist' },
       quiet: { type: 'boolean', default: false },
       'db-only': { type: 'boolean', default: false },
+      partitioned: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       'no-site': { type: 'boolean', default: false },
       full: { type: 'boolean', default: false },
     },
   });
   if (!values.snapshot) {
-    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--full] [--db-only] [--no-charts] [--no-site] [--quiet]');
+    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--full] [--db-only] [--partitioned] [--no-charts] [--no-site] [--quiet]');
     process.exit(2);
   }
   try {
-    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], charts: !values['no-charts'], site: !values['no-site'], full: values.full });
+    await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], partitioned: values.partitioned, charts: !values['no-charts'], site: !values['no-site'], full: values.full });
   } catch (e) {
     console.error(`\nbuild failed, nothing written (the last good build is untouched): ${(e as Error).message}`);
     process.exit(1);

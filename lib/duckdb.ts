@@ -12,6 +12,8 @@ export interface OpenOptions {
   threads?: number;
   memoryLimit?: string;
   tempDirectory?: string;
+  /** Folder relative file paths in queries are resolved against (a partitioned catalogue's views name their files so). */
+  fileSearchPath?: string;
 }
 
 export async function openDuckDB(opts: OpenOptions = {}): Promise<DuckDBInstance> {
@@ -20,6 +22,7 @@ export async function openDuckDB(opts: OpenOptions = {}): Promise<DuckDBInstance
   if (opts.readOnly) config['access_mode'] = 'READ_ONLY';
   if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
   if (opts.tempDirectory) config['temp_directory'] = opts.tempDirectory;
+  if (opts.fileSearchPath) config['file_search_path'] = opts.fileSearchPath;
   return DuckDBInstance.create(opts.path ?? ':memory:', config);
 }
 

@@ -20,6 +20,8 @@ export interface ApiBuildContext {
   progress: Progress;
   /** False for a database-only build (`--db-only`): the endpoint then answers every request by a query. */
   writeTree: boolean;
+  /** Write the big tables as hive-partitioned Parquet beside the databases (`--partitioned`, docs/scale-out.md); never with a tree. */
+  partitioned?: boolean;
   /** Pre-render the configured charts into the tree (needs Chromium); false with `--no-charts`. */
   charts: boolean;
   /** Counts an API reports about its build (`charts rendered`, ...), returned by build(). */

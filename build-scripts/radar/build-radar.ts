@@ -12,7 +12,7 @@ export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
   await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, RADAR_DB_FILE))} AS radar_catalogue`);
   await run(conn, 'USE radar_catalogue');
   try {
-    await buildCatalogueDb(conn, ctx.tableFile, (name) => progress.begin(`radar database: ${name}`));
+    await buildCatalogueDb(conn, ctx.tableFile, (name) => progress.begin(`radar database: ${name}`), ctx.partitioned ? ctx.dataDir : undefined);
     const facts = await readCatalogueFacts(conn);
     if (ctx.writeTree) {
       progress.begin('radar tree: counting files');

@@ -8,12 +8,25 @@
  * otherwise): memory stays bounded however large the answer. Ids of a mirror grow with arrival time, so the
  * row groups of one day still lie together and a timespan filter skips the rest. "The most recent instance of a
  * file" is precomputed here as flags, for the same reason.
+ *
+ * A partitioned build (`build --partitioned`, for catalogues too large for one machine) writes the big tables as
+ * hive-partitioned Parquet beside the database instead, each file in answer order, and the queries then order
+ * explicitly (core/radar/partitions.ts).
  */
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { answerOrder, partitionedViewSql, partitionKeysSql } from '../../core/radar/partitions.ts';
 import type { CatalogueFacts } from '../../core/radar/queries.ts';
+import { RESOURCES, type Resource } from '../../core/radar/resources.ts';
 import { all, run, sqlString } from '../../lib/duckdb.ts';
+import { assertNoHiveKeys } from '../../lib/hive.ts';
+import { tableReadSql } from '../snapshot/files.ts';
 
-function tableSql(p: (name: string) => string): [string, string][] {
+/**
+ * The catalogue tables in build order, as SQL: `p(name)` reads a snapshot table, `x(name)` a catalogue table
+ * built before (its table columns only, without a partitioned table's partition columns).
+ */
+function tableSql(p: (name: string) => string, x: (name: string) => string): [string, string][] {
   const basename = (col: string) => `regexp_extract(${col}, '[^/]*$')`;
   return [
     ['countries_x', `SELECT id, country_name, country_iso_code FROM ${p('countries')} ORDER BY id`],
@@ -66,7 +79,7 @@ function tableSql(p: (name: string) => string): [string, string][] {
          row_number() OVER (PARTITION BY f.id ORDER BY t.start_datetime DESC, i.transfer_id DESC) = 1 AS latest,
          row_number() OVER (PARTITION BY f.id, s.status ORDER BY t.start_datetime DESC, i.transfer_id DESC) = 1 AS latest_of_status,
          s.status IS NOT NULL AND row_number() OVER (PARTITION BY f.id, s.status IS NULL ORDER BY t.start_datetime DESC, i.transfer_id DESC) = 1 AS latest_alarm
-       FROM ${p('transfer_instances')} i JOIN files_x f ON f.id = i.file_id JOIN transfers_x t ON t.id = i.transfer_id
+       FROM ${p('transfer_instances')} i JOIN ${x('files_x')} f ON f.id = i.file_id JOIN ${x('transfers_x')} t ON t.id = i.transfer_id
        LEFT JOIN transferred_file_status_x s ON s.id = i.status_id
        ORDER BY f.id, t.start_datetime, i.transfer_id`,
     ],
@@ -80,24 +93,72 @@ function tableSql(p: (name: string) => string): [string, string][] {
   ];
 }
 
-/** Writes the catalogue tables into the connection's current database (a new, empty file). */
-export async function buildCatalogueDb(conn: DuckDBConnection, parquet: (table: string) => string, onTable: (name: string) => void): Promise<void> {
-  const p = (name: string) => `read_parquet(${sqlString(parquet(name))})`;
-  for (const [name, sql] of tableSql(p)) {
-    onTable(name);
-    await run(conn, `CREATE TABLE ${name} AS ${sql}`);
+const PARTITIONED_RESOURCES = new Map(Object.values(RESOURCES).filter((r) => r.partitioned).map((r) => [r.table, r]));
+
+/**
+ * Writes a big table as hive-partitioned Parquet, `<table>/year=YYYY/radar=CODE/data_0.parquet` below the
+ * current folder of DuckDB's file search path (the database's folder), and a view over it in the database.
+ * One thread, so each file keeps the rows in answer order (a parallel partitioned write interleaves them).
+ * A table without rows, which would have no files to read, is an empty table in the database instead.
+ */
+async function writePartitioned(conn: DuckDBConnection, r: Resource, sql: string, folder: string): Promise<void> {
+  const [threads] = await all(conn, "SELECT current_setting('threads') AS n");
+  await run(conn, 'SET threads = 1');
+  try {
+    const rows = await all(
+      conn,
+      `COPY (SELECT *, ${partitionKeysSql(r)} FROM (${sql}) ORDER BY ${answerOrder(r)}) TO ${sqlString(join(folder, r.table))} (FORMAT parquet, PARTITION_BY (year, radar))`,
+    );
+    if (Number(rows[0]?.['Count'] ?? 0) > 0) await run(conn, partitionedViewSql(r.table));
+    else await run(conn, `CREATE TABLE ${r.table} AS SELECT *, ${partitionKeysSql(r)} FROM (${sql}) LIMIT 0`);
+  } finally {
+    await run(conn, `SET threads = ${Number(threads?.['n'] ?? 2)}`);
   }
-  await run(
-    conn,
-    `CREATE TABLE facts AS
+}
+
+/**
+ * Writes the catalogue tables into the connection's current database (a new, empty file). With `partitioned`,
+ * the folder of the database: the big tables (files_x, transferred_x, transfers_x, coverage_x) go there as
+ * hive-partitioned Parquet and the database holds views over them (core/radar/partitions.ts).
+ */
+export async function buildCatalogueDb(
+  conn: DuckDBConnection,
+  parquet: (table: string) => string,
+  onTable: (name: string) => void,
+  partitioned?: string,
+): Promise<void> {
+  const p = (name: string) => tableReadSql(parquet(name));
+  const x = (name: string) => (partitioned && PARTITIONED_RESOURCES.has(name) ? `(SELECT * EXCLUDE (year, radar) FROM ${name})` : name);
+  if (partitioned) {
+    assertNoHiveKeys(partitioned);
+    await run(conn, `SET file_search_path = ${sqlString(partitioned)}`);
+  }
+  try {
+    for (const [name, sql] of tableSql(p, x)) {
+      onTable(name);
+      const big = partitioned && PARTITIONED_RESOURCES.get(name);
+      if (big) await writePartitioned(conn, big, sql, partitioned);
+      else await run(conn, `CREATE TABLE ${name} AS ${sql}`);
+    }
+    await run(
+      conn,
+      `CREATE TABLE facts AS
      SELECT 'files' AS resource, coalesce(max(epoch_ms(file_end_datetime) - epoch_ms(file_start_datetime)), 0) AS max_duration_ms FROM files_x
      UNION ALL SELECT 'transferred', coalesce(max(epoch_ms(file_end_datetime) - epoch_ms(file_start_datetime)), 0) FROM transferred_x
      UNION ALL SELECT 'transfers', coalesce(max(epoch_ms(end_datetime) - epoch_ms(start_datetime)), 0) FROM transfers_x
      UNION ALL SELECT 'coverage', coalesce(max(epoch_ms(end_datetime) - epoch_ms(start_datetime)), 0) FROM coverage_x`,
-  );
+    );
+  } finally {
+    if (partitioned) await run(conn, 'RESET file_search_path');
+  }
 }
 
 export async function readCatalogueFacts(conn: DuckDBConnection): Promise<CatalogueFacts> {
   const rows = await all(conn, 'SELECT resource, max_duration_ms FROM facts');
-  return { maxDurationMs: Object.fromEntries(rows.map((r) => [r['resource'] as string, Number(r['max_duration_ms'])])) };
+  // A partitioned build's big tables are views (writePartitioned).
+  const [views] = await all(conn, "SELECT count(*) AS n FROM duckdb_views() WHERE database_name = current_database() AND view_name = 'files_x'");
+  return {
+    maxDurationMs: Object.fromEntries(rows.map((r) => [r['resource'] as string, Number(r['max_duration_ms'])])),
+    partitioned: Number(views?.['n']) > 0,
+  };
 }

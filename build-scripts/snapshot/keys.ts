@@ -6,8 +6,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { keyColumns, type ColumnSpec } from '../../core/snapshot/table-schema.ts';
 import type { OpenedTable } from './files.ts';
-import { detailOf, fetchRowDetails } from './row-details.ts';
-import { ROW, asText, describeDuplicateRows, ident, moreRows, num, rows, scan, shortError, showValue } from './sql.ts';
+import { detailOf, fetchRowDetails, rowPlace } from './row-details.ts';
+import { ROW, asText, describeDuplicateRows, ident, moreRows, num, rows, scan, scanParam, shortError, showValue } from './sql.ts';
 
 /** The column sets that must be unique: the key (all key columns together) and each `unique` column. */
 function uniqueSets(table: OpenedTable): ColumnSpec[][] {
@@ -27,23 +27,23 @@ async function firstDuplicate(conn: DuckDBConnection, table: OpenedTable, column
   // Cheap existence test first; rows are located only when there is a duplicate.
   const any = await rows(
     conn,
-    `SELECT 1 FROM ${scan(1, false)} WHERE ${notNull} GROUP BY ${cols.join(', ')} HAVING count(*) > 1 LIMIT 1`,
-    [table.file],
+    `SELECT 1 FROM ${scan(table, 1, false)} WHERE ${notNull} GROUP BY ${cols.join(', ')} HAVING count(*) > 1 LIMIT 1`,
+    [scanParam(table)],
   );
   if (any.length === 0) return null;
   const shown = columns.map((c, i) => `${asText(c)} AS ${ident(`v${i}`)}`).join(', ');
   const sql = `SELECT ${shown}, count(*) AS n, min(${ROW}) AS first, max(${ROW}) AS last, count(*) OVER () AS groups
-FROM ${scan()}
+FROM ${scan(table)}
 WHERE ${notNull}
 GROUP BY ${cols.join(', ')}
 HAVING count(*) > 1
 ORDER BY first
 LIMIT 1`;
-  const [dup] = await rows(conn, sql, [table.file]);
+  const [dup] = await rows(conn, sql, [scanParam(table)]);
   if (dup === undefined) return null;
   const values = columns.map((c, i) => showValue(dup[`v${i}`] ?? null, c.kind));
-  const first = (num(dup.first) ?? 0) + 1;
-  const last = (num(dup.last) ?? 0) + 1;
+  const first = rowPlace(table, num(dup.first) ?? 0);
+  const last = rowPlace(table, num(dup.last) ?? 0);
   const what =
     columns.length === 1
       ? `${columns[0]?.name} ${values[0]}`
@@ -97,11 +97,11 @@ export async function checkReferences(
     }
     const col = ident(column.name);
     const sql = `SELECT count(*) AS n, min(c.${ROW}) AS r
-FROM ${scan(1)} AS c
-ANTI JOIN (SELECT ${ident(targetColumn)} AS v FROM ${scan(2, false)}) AS p ON c.${col} = p.v
+FROM ${scan(table, 1)} AS c
+ANTI JOIN (SELECT ${ident(targetColumn)} AS v FROM ${scan(target, 2, false)}) AS p ON c.${col} = p.v
 WHERE c.${col} IS NOT NULL`;
     try {
-      const [result] = await rows(conn, sql, [table.file, target.file]);
+      const [result] = await rows(conn, sql, [scanParam(table), scanParam(target)]);
       const count = num(result?.n) ?? 0;
       const firstRow = num(result?.r);
       if (count > 0 && firstRow !== null) failures.push({ column, target, targetColumn, count, firstRow });
@@ -117,7 +117,7 @@ WHERE c.${col} IS NOT NULL`;
     failures.map((f) => f.column),
   ).catch(() => new Map());
   for (const f of failures) {
-    const row = detailOf(details, f.firstRow);
+    const row = detailOf(table, details, f.firstRow);
     const value = showValue(row.values.get(f.column.name) ?? null, f.column.kind);
     problems.push(
       `${table.label}: column \`${f.column.name}\` ${row.label}: ${value} is not ${withArticle(f.targetColumn)} in ${f.target.label}${moreRows(f.count)}`,

@@ -1,14 +1,14 @@
 /**
  * Stage 4a of snapshot validation: the checks that look at one row at a time
  * (nulls, patterns, JSON, table rules), all evaluated in a single scan of the
- * file. The scan only counts bad rows and keeps the first one of each check;
+ * table. The scan only counts bad rows and keeps the first one of each check;
  * the few bad rows are then read back to name them.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnSpec } from '../../core/snapshot/table-schema.ts';
 import type { OpenedTable } from './files.ts';
 import { detailOf, fetchRowDetails, type RowDetail } from './row-details.ts';
-import { ROW, ident, literal, moreRows, num, rows, scan, shortError, showValue } from './sql.ts';
+import { ROW, ident, literal, moreRows, num, rows, scan, scanParam, shortError, showValue } from './sql.ts';
 
 /** One row-local check: a SQL predicate true exactly for the bad rows. */
 interface RowCheck {
@@ -76,14 +76,14 @@ interface Failure {
  */
 async function runChecks(conn: DuckDBConnection, table: OpenedTable, checks: RowCheck[]): Promise<Failure[]> {
   const counts = checks.map((c, i) => `count_if(${c.bad}) AS ${ident(`n${i}`)}`).join(',\n  ');
-  const [counted] = await rows(conn, `SELECT\n  ${counts}\nFROM ${scan(1, false)}`, [table.file]);
+  const [counted] = await rows(conn, `SELECT\n  ${counts}\nFROM ${scan(table, 1, false)}`, [scanParam(table)]);
   const failing = checks.flatMap((check, i) => {
     const count = num(counted?.[`n${i}`]) ?? 0;
     return count > 0 ? [{ check, count }] : [];
   });
   if (failing.length === 0) return [];
   const firsts = failing.map((f, i) => `min(${ROW}) FILTER (WHERE ${f.check.bad}) AS ${ident(`r${i}`)}`).join(',\n  ');
-  const [located] = await rows(conn, `SELECT\n  ${firsts}\nFROM ${scan()}`, [table.file]);
+  const [located] = await rows(conn, `SELECT\n  ${firsts}\nFROM ${scan(table)}`, [scanParam(table)]);
   return failing.map((f, i) => ({ ...f, firstRow: num(located?.[`r${i}`]) ?? 0 }));
 }
 
@@ -93,7 +93,7 @@ async function runChecks(conn: DuckDBConnection, table: OpenedTable, checks: Row
  */
 async function probeReadable(conn: DuckDBConnection, table: OpenedTable): Promise<void> {
   const hashes = table.spec.columns.map((c) => `bit_xor(hash(${ident(c.name)}))`).join(', ');
-  await rows(conn, `SELECT ${hashes} FROM ${scan(1, false)}`, [table.file]);
+  await rows(conn, `SELECT ${hashes} FROM ${scan(table, 1, false)}`, [scanParam(table)]);
 }
 
 export interface RowCheckResult {
@@ -139,7 +139,7 @@ export async function checkRows(conn: DuckDBConnection, table: OpenedTable): Pro
     const error = errors.get(check);
     if (error !== undefined) problems.push(`${table.label}: cannot check ${check.what}: ${error}`);
     const failure = failures.find((f) => f.check === check);
-    if (failure) problems.push(check.message(detailOf(details, failure.firstRow)) + moreRows(failure.count));
+    if (failure) problems.push(check.message(detailOf(table, details, failure.firstRow)) + moreRows(failure.count));
   }
   return { problems, unreadable: false };
 }

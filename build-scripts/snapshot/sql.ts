@@ -1,10 +1,10 @@
 /**
  * Small SQL helpers for snapshot validation: identifier and literal quoting,
- * running a query against one Parquet file with its path bound as a parameter,
+ * running a query against a table's Parquet file(s) with the path(s) bound as a parameter,
  * shortening DuckDB error messages and formatting values for problem messages.
  */
 import path from 'node:path';
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { ColumnKind, ColumnSpec } from '../../core/snapshot/table-schema.ts';
 
 /** A double-quoted SQL identifier; embedded double quotes are doubled. */
@@ -17,16 +17,40 @@ export function literal(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** The 0-based row number column `read_parquet(..., file_row_number=true)` adds. */
+/**
+ * The column locating a row: its 0-based row number in a single-file table; in a partitioned table, the
+ * file's index times FILE_STRIDE plus the row number in that file (rowPlace in row-details.ts reads it back).
+ */
 export const ROW = 'file_row_number';
 
+/** Rows per file a row locator allows for: 2^32 (a file holds fewer), leaving 2^21 files below 2^53. */
+export const FILE_STRIDE = 4294967296;
+
+/** Where a table's rows are: one Parquet file, or the Parquet files of a hive-partitioned folder. */
+export interface TableSource {
+  /** The `<name>.parquet` file or the `<name>/` folder, absolute. */
+  file: string;
+  /** The folder form: `files` lists its Parquet files in sorted order. */
+  partitioned: boolean;
+  files: string[];
+}
+
 /**
- * `read_parquet` over the one file bound to parameter `$n`, optionally with
- * row numbers. File paths are always bound, never spliced into the SQL text;
- * hive partitioning is off so `key=value` folders in the path add no columns.
+ * `read_parquet` over the table bound to parameter `$n` (see scanParam), optionally with row locators.
+ * File paths are always bound, never spliced into the SQL text. A single file is read with hive partitioning
+ * off, so `key=value` folders in its path add no columns; a folder's files with it on, so partition keys that
+ * are described columns give those columns their values.
  */
-export function scan(param = 1, rowNumbers = true): string {
-  return `read_parquet($${param}, hive_partitioning=false${rowNumbers ? ', file_row_number=true' : ''})`;
+export function scan(table: Pick<TableSource, 'partitioned'>, param = 1, rowNumbers = true): string {
+  const rowOption = rowNumbers ? ', file_row_number=true' : '';
+  if (!table.partitioned) return `read_parquet($${param}, hive_partitioning=false${rowOption})`;
+  const read = `read_parquet($${param}, hive_partitioning=true${rowOption})`;
+  return rowNumbers ? `(SELECT * REPLACE (file_index * ${FILE_STRIDE} + ${ROW} AS ${ROW}) FROM ${read})` : read;
+}
+
+/** The value bound to a scan's parameter: the file's path, or the list of the folder's files. */
+export function scanParam(table: TableSource): DuckDBValue {
+  return table.partitioned ? listValue(table.files) : table.file;
 }
 
 /** Runs a query and returns its rows as plain JS objects (BIGINT as bigint). */
@@ -84,13 +108,8 @@ export function asText(column: ColumnSpec): string {
   return `CAST(${ident(column.name)} AS VARCHAR)`;
 }
 
-/** The file name of a table file, as used at the start of problem messages. */
-export function fileLabel(file: string): string {
-  return path.basename(file);
-}
-
-/** `rows 4 and 9`, `3 rows, first 4, last 17`: the rows sharing a duplicated value. */
-export function describeDuplicateRows(count: number, first: number, last: number): string {
+/** `rows 4 and 9`, `3 rows, first 4, last 17`: the rows sharing a duplicated value, given their places (rowPlace). */
+export function describeDuplicateRows(count: number, first: string, last: string): string {
   return count === 2 ? `rows ${first} and ${last}` : `${count} rows, first ${first}, last ${last}`;
 }
 

@@ -4,13 +4,14 @@
  * Stages, stopping after the first that finds problems (all problems of that
  * stage are reported):
  *   1. `snapshot.json` exists and has the manifest shape;
- *   2. every table of every declared API has a readable `<name>.parquet`;
+ *   2. every table of every declared API has a readable `<name>.parquet`, or a
+ *      folder `<name>/` of hive-partitioned Parquet files (files.ts);
  *   3. every described column is present with a type of its kind;
  *   4. rows: nulls, patterns, JSON, rules (one scan per table), key and
  *      `unique` duplicates (one GROUP BY each), references (one anti-join each).
  *
- * Problems name the file, the column and the first bad row: its 1-based
- * number in the file and its key values. Nothing is loaded into JS but
+ * Problems name the file (or folder), the column and the first bad row: its
+ * 1-based number in the file (and the file below the folder) and its key values. Nothing is loaded into JS but
  * counts and the few bad rows.
  */
 import path from 'node:path';
@@ -27,7 +28,7 @@ export interface ValidSnapshot {
   /** The snapshot folder, absolute. */
   dir: string;
   manifest: SnapshotManifest;
-  /** Table name → its Parquet file (absolute path) and row count. */
+  /** Table name → its Parquet file or partitioned folder (absolute path, see tableReadSql) and row count. */
   tables: Record<string, { file: string; rows: number }>;
 }
 

@@ -9,7 +9,8 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TimeseriesConfig } from '../../core/snapshot/timeseries-config.ts';
-import { run, sqlString } from '../../lib/duckdb.ts';
+import { run } from '../../lib/duckdb.ts';
+import { tableReadSql } from '../snapshot/files.ts';
 
 /** The tables whose resources have labels (written before `labels`). */
 const LABELLED = ['services', 'categories', 'offerings', 'features', 'procedures', 'phenomena', 'stations', 'timeseries', 'reference_values'];
@@ -57,7 +58,7 @@ function tableSql(p: (name: string) => string): [string, string][] {
 
 /** Writes the tables into the connection's current database (a new, empty file). */
 export async function buildTimeseriesDb(conn: DuckDBConnection, parquet: (table: string) => string, config: TimeseriesConfig, onTable: (name: string) => void): Promise<void> {
-  const p = (name: string) => `read_parquet(${sqlString(parquet(name))})`;
+  const p = (name: string) => tableReadSql(parquet(name));
   for (const [name, sql] of tableSql(p)) {
     onTable(name);
     await run(conn, `CREATE TABLE ${name} AS ${sql}`);

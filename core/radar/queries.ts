@@ -4,13 +4,17 @@
  */
 import { and, bboxFilter, idFilter, radarCodeFilter, timespanFilter, type SqlFragment } from './filters.ts';
 import type { RadarParams } from './params.ts';
+import { answerOrder, partitionFilter } from './partitions.ts';
 import { checksumRecordSql, csvRecordSql, jsonRecordSql, type RecordFormat } from './record-sql.ts';
 import { RESOURCES, viewFields, type ResourceName } from './resources.ts';
 import type { RadarRoute } from './routes.ts';
 
-/** Facts about the catalogue database the queries need: the longest interval per resource, in ms. */
+/** Facts about the catalogue database the queries need. */
 export interface CatalogueFacts {
+  /** The longest interval per resource, in ms. */
   maxDurationMs: Partial<Record<ResourceName, number>>;
+  /** The big tables are views over hive-partitioned Parquet (`build --partitioned`, partitions.ts). */
+  partitioned?: boolean;
 }
 
 export type Selection = Pick<RadarParams, 'timespan' | 'bbox' | 'radarCode' | 'distinct' | 'delimiter'>;
@@ -34,17 +38,23 @@ export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment 
   const text =
     q.format === 'json' ? jsonRecordSql(fields) : q.format === 'csv' ? csvRecordSql(fields) : checksumRecordSql(r.checksum!.checksum, r.checksum!.filename);
   const s = q.selection;
+  const maxDurationMs = facts.maxDurationMs[r.name] ?? 0;
+  const partitioned = facts.partitioned === true && r.partitioned === true;
   const where = and([
     q.route.where === undefined ? undefined : { sql: q.route.where, params: {} },
     q.id === undefined ? undefined : idFilter(q.id),
-    s.timespan && timespanFilter(r, s.timespan, facts.maxDurationMs[r.name] ?? 0),
+    s.timespan && timespanFilter(r, s.timespan, maxDurationMs),
     s.bbox && bboxFilter(r, s.bbox),
     s.radarCode === undefined ? undefined : radarCodeFilter(r, s.radarCode),
+    partitioned ? partitionFilter(r, s, maxDurationMs) : undefined,
   ]);
   const params = q.format === 'csv' ? { ...where.params, delimiter: s.delimiter } : where.params;
   // One instance per file id, the most recent: for `/:id` routes that answer one object, and distinct=true.
   const latest = q.route.latestFlag && (q.route.latest || s.distinct) ? ` AND ${q.route.latestFlag}` : '';
-  // No ORDER BY: the table is stored in answer order (see catalogue-db.ts) and DuckDB keeps insertion order,
-  // so the answer streams instead of being sorted in memory first.
-  return { sql: `SELECT id AS k, ${q.ordinal ? 'rowid AS rn, ' : ''}${text} AS t FROM ${r.table} WHERE ${where.sql}${latest}`, params };
+  if (partitioned && q.ordinal) throw new Error('a partitioned catalogue has no stored order to number records by');
+  // No ORDER BY in a database table: it is stored in answer order (see catalogue-db.ts) and DuckDB keeps
+  // insertion order, so the answer streams instead of being sorted in memory first. Partitions are read one
+  // by one, in any order: there the order is explicit.
+  const order = partitioned ? ` ORDER BY ${answerOrder(r)}` : '';
+  return { sql: `SELECT id AS k, ${q.ordinal ? 'rowid AS rn, ' : ''}${text} AS t FROM ${r.table} WHERE ${where.sql}${latest}${order}`, params };
 }

@@ -28,6 +28,13 @@ export interface Resource {
   time?: { kind: 'overlap'; start: string; end: string } | { kind: 'instant'; column: string };
   /** The resource belongs to a radar: `radar_code` and `bbox` apply. */
   radar?: boolean;
+  /**
+   * One of the big tables a partitioned build (`build --partitioned`) stores as hive-partitioned Parquet by
+   * year of the interval's start and radar code (partitions.ts); the others stay in the database.
+   */
+  partitioned?: boolean;
+  /** The order records are answered in, when more than `id` (the instances of a file, by transfer). */
+  order?: string;
 }
 
 const f = (name: string, kind: FieldKind, column = name): Field => ({ name, kind, column });
@@ -86,6 +93,7 @@ export const RESOURCES: Record<ResourceName, Resource> = {
     checksum: { checksum: 'checksum', filename: 'filename' },
     time: FILE_TIME,
     radar: true,
+    partitioned: true,
   },
   transferred: {
     name: 'transferred',
@@ -96,6 +104,8 @@ export const RESOURCES: Record<ResourceName, Resource> = {
     checksum: { checksum: 'checksum', filename: 'filename' },
     time: FILE_TIME,
     radar: true,
+    partitioned: true,
+    order: 'id, transfer_start_datetime, transfer_id',
   },
   transfers: {
     name: 'transfers',
@@ -118,6 +128,7 @@ export const RESOURCES: Record<ResourceName, Resource> = {
     checksum: { checksum: 'transfer_log_checksum', filename: 'transfer_log_filename' },
     time: { kind: 'overlap', start: 'start_datetime', end: 'end_datetime' },
     radar: true,
+    partitioned: true,
   },
   radars: {
     name: 'radars',
@@ -162,6 +173,7 @@ export const RESOURCES: Record<ResourceName, Resource> = {
     expanded: [],
     time: { kind: 'overlap', start: 'start_datetime', end: 'end_datetime' },
     radar: true,
+    partitioned: true,
   },
   institutes: {
     name: 'institutes',

@@ -50,8 +50,9 @@ export function snapshotFormatDoc(): string {
   return `<!-- Generated from core/snapshot/*-tables.ts by \`npm run docs\`; do not edit by hand. -->
 # Snapshot format
 
-A snapshot is a folder: \`snapshot.json\` and one Parquet file per table. Snapshots are immutable; publish a
-new folder for new data and build it. The build validates the snapshot first and stops, writing nothing, at the
+A snapshot is a folder: \`snapshot.json\` and one Parquet file per table (or a folder of them, see
+[Partitioned tables](#partitioned-tables)). Snapshots are immutable; publish a new folder for new data and
+build it. The build validates the snapshot first and stops, writing nothing, at the
 first problem it finds (the message names the file, the column and the first bad row).
 
 ## \`snapshot.json\`
@@ -66,6 +67,20 @@ ${MANIFEST_FIELDS.map((f) => `| \`${f.name}\` | ${f.meaning}${f.values ? ` ${f.v
 
 Types are checked by kind, not by exact Parquet type: any integer type serves an integer column. Extra columns
 are allowed and ignored. Every key, unique, reference, pattern and row rule below is checked.
+
+## Partitioned tables
+
+A table may instead be a folder \`<name>/\` of Parquet files in hive layout, for tables too large for one
+file: \`files/year=1995/radar=gbr/data_0.parquet\`, at any depth, every file with the same columns. Validation
+and the build read all the files below the folder as one table. A \`key=value\` folder name is a partition key:
+one that names a described column gives that column its value for the rows below (the files need not hold
+it); any other (\`year\`, \`radar\`) only says where the rows are stored and is dropped. Keys are not checked
+against the rows. Problems name the folder and the file below it: \`\`files/: column \`checksum\` row 3 of
+year=2024/radar=sas/data_0.parquet (id=17): ...\`\`. A table is either a file or a folder, never both; a folder
+above the snapshot must not be named like a described column (\`id=7/\`), as DuckDB would read it as one.
+\`npm run partition-snapshot -- --snapshot IN --out OUT [--by year,radar]\` writes a copy of a radar snapshot
+with its big tables (files, transfers, transfer_instances, temporal_coverage) partitioned by the year of the
+record's start and the radar's code.
 
 ${apis.join('\n')}
 Radar tables: ${RADAR_TABLES.length}. The timeseries API also reads JSON configuration from \`config/\` in the
