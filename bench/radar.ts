@@ -64,8 +64,8 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
   return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p, phases: phaseMedians };
 }
 
-export async function startEndpointProcess(buildDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startEndpointProcess(buildDir: string, port: number, workers = 1): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   // Keep reading stderr to the end: a closed pipe would kill the endpoint at its next log line.
   let log = '';
   await new Promise<void>((resolve, reject) => {

@@ -1,8 +1,12 @@
 /**
- * npm run serve -- [--build dist] [--port 8080] [--host 127.0.0.1]   (PORT and HOST also honoured)
+ * npm run serve -- [--build dist] [--port 8080] [--host 127.0.0.1] [--workers 1]   (PORT, HOST and SNAPCAT_WORKERS also honoured)
  *
- * Serves a build: the static tree and the live queries.
+ * Serves a build: the static tree and the live queries. `--workers N` runs N endpoint processes on one port
+ * (node:cluster hands them the connections): they share nothing but the build folder, which each opens
+ * read-only and watches on its own, so N may be the number of cores. A worker that dies is replaced.
+ * SNAPCAT_DUCKDB_THREADS sets each process's DuckDB threads (default 1).
  */
+import cluster from 'node:cluster';
 import { realpathSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +22,8 @@ export interface ServeOptions extends AppOptions {
   watchMs?: number;
   /** Time limit of a query until its answer starts (default 10 s; SNAPCAT_QUERY_TIMEOUT_MS). */
   queryTimeoutMs?: number;
+  /** DuckDB threads per database (default 1, see PoolLimits.threads). */
+  duckdbThreads?: number;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface ServeOptions extends AppOptions {
  * has and is closed when they are done. A new build that cannot be opened is reported and the old one kept.
  */
 export async function serve(opts: ServeOptions) {
-  const open = (folder: string) => openServedBuild(folder, 4, { ...(opts.queryTimeoutMs ? { queryTimeoutMs: opts.queryTimeoutMs } : {}) });
+  const open = (folder: string) => openServedBuild(folder, 4, { ...(opts.queryTimeoutMs ? { queryTimeoutMs: opts.queryTimeoutMs } : {}), ...(opts.duckdbThreads ? { threads: opts.duckdbThreads } : {}) });
   let build = await open(realpathSync(opts.build));
   const renderer = opts.renderer ?? new ChartRenderer();
   const server = createApp(() => build, { ...opts, renderer });
@@ -77,20 +83,57 @@ export async function serve(opts: ServeOptions) {
   };
 }
 
+/** Runs `workers` endpoint processes and replaces one that dies, until SIGINT or SIGTERM stops them all. */
+function superviseWorkers(workers: number): void {
+  let stopping = false;
+  const fork = () => cluster.fork();
+  for (let i = 0; i < workers; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`snapcat: worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     options: {
       build: { type: 'string', default: 'dist' },
       port: { type: 'string', default: process.env['PORT'] ?? '8080' },
       host: { type: 'string', default: process.env['HOST'] ?? '127.0.0.1' },
+      workers: { type: 'string', default: process.env['SNAPCAT_WORKERS'] ?? '1' },
     },
   });
-  const queryTimeoutMs = Number(process.env['SNAPCAT_QUERY_TIMEOUT_MS']) || undefined;
-  const s = await serve({ build: values.build, port: Number(values.port), host: values.host, ...(queryTimeoutMs ? { queryTimeoutMs } : {}) });
-  console.error(`snapcat serving ${s.build.manifest.name} (taken at ${s.build.manifest.taken_at}) on ${s.url}`);
-  console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/`);
-  if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/`);
-  const stop = () => void s.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const workers = Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    console.error(`--workers must be a whole number from 1 to 64 (for example --workers 2), not '${values.workers}'`);
+    process.exit(2);
+  }
+  if (workers > 1 && cluster.isPrimary) {
+    console.error(`snapcat: ${workers} endpoint processes on port ${values.port}`);
+    superviseWorkers(workers);
+  } else {
+    const queryTimeoutMs = Number(process.env['SNAPCAT_QUERY_TIMEOUT_MS']) || undefined;
+    const duckdbThreads = Number(process.env['SNAPCAT_DUCKDB_THREADS']) || undefined;
+    const s = await serve({ build: values.build, port: Number(values.port), host: values.host, ...(queryTimeoutMs ? { queryTimeoutMs } : {}), ...(duckdbThreads ? { duckdbThreads } : {}) });
+    console.error(`snapcat serving ${s.build.manifest.name} (taken at ${s.build.manifest.taken_at}) on ${s.url}${cluster.isWorker ? ` (worker ${process.pid})` : ''}`);
+    if (!cluster.isWorker || cluster.worker?.id === 1) {
+      console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/`);
+      if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/`);
+    }
+    const stop = () => void s.close().then(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    // a worker whose supervisor is gone (killed outright) stops too, instead of serving on unsupervised
+    if (cluster.isWorker) process.on('disconnect', stop);
+  }
 }
