@@ -3,20 +3,17 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { negotiate } from '../core/http/media-types.ts';
-import { bodyFrame, joinBatch, joinedRecordsSql } from '../core/radar/bodies.ts';
+import { bodyFrame, joinBatch } from '../core/radar/bodies.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
 import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
-import { recordQuery, type RecordQuery } from '../core/radar/queries.ts';
+import { recordQuery } from '../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
 import { staticFile, variantFor } from '../core/radar/static-tree.ts';
-import { all, streamKeyedText } from '../lib/duckdb.ts';
+import { streamKeyedText } from '../lib/duckdb.ts';
 import { API_HEADERS, redirect, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
-
-/** Answers of up to this many records are built whole in SQL (about 2 MB of JSON at most); larger ones stream. */
-const SMALL_ANSWER_RECORDS = 5000;
 
 const CONTENT_TYPES: Record<Format, string> = {
   json: 'application/json',
@@ -97,22 +94,11 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   const radar = build.radar;
   const resource = RESOURCES[route.resource!];
   const recordFormat = format as RecordFormat;
-  const query: RecordQuery = { route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) };
-  const q = recordQuery(query, radar.facts);
+  const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
   const header = recordFormat === 'csv' && params.includeHeaders ? csvHeader(viewFields(resource, params.expanded), params.delimiter) : undefined;
   const frame = bodyFrame(recordFormat, route.shape, header);
 
   await radar.pool.with(async (conn, answering) => {
-    // Most answers are small (a day, a radar, one id): built whole in SQL, sent with a length. Larger ones stream.
-    if (!radar.facts.partitioned) {
-      const [small] = await all(conn, joinedRecordsSql(recordQuery({ ...query, ordinal: true }, radar.facts), frame, SMALL_ANSWER_RECORDS));
-      const n = Number(small!['n']);
-      if (n <= SMALL_ANSWER_RECORDS) {
-        if (id !== undefined && n === 0) throw notFoundFor(route, apiPath);
-        answering();
-        return sendText(req, res, 200, CONTENT_TYPES[format], frame.open + ((small!['s'] as string | null) ?? '') + frame.close);
-      }
-    }
     const batches = streamKeyedText(conn, q)[Symbol.asyncIterator]();
     const first = await batches.next();
     if (id !== undefined && (first.done || first.value.texts.length === 0)) throw notFoundFor(route, apiPath);
