@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,timeseries,charts,site,static-vs-nginx,soak] [--minutes 10]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,postgres,soak] [--minutes 10]
  * npm run soak (the 10-minute soak alone)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
@@ -10,13 +10,17 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchQueries, benchStaticBuild, radarSnapshot } from './radar.ts';
+import { benchQueries, benchStaticBuild, radarSnapshot, WORK } from './radar.ts';
+import { fullCatalogueDb, runAstroPagesBench } from './astro-pages.ts';
+import { buildMemory, radarEndpointMemory, timeseriesBuild, timeseriesEndpointMemory } from './memory.ts';
 import { runAlgorithmBenchmarks } from './timeseries-algorithms.ts';
 import { runTimeseriesApiBenchmarks } from './timeseries-api.ts';
 import { runChartBenchmarks } from './charts.ts';
 import { runSoak } from './soak.ts';
 import { runSiteBenchmarks } from './site.ts';
 import { runStaticVsNginx } from './static-vs-nginx.ts';
+import { indexSummary, runPostgresBench, SNAPCAT_WORKERS } from './postgres.ts';
+import { benchIncremental } from './incremental.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
@@ -42,6 +46,61 @@ if (want('radar-queries')) {
   row(`one-day timespan on /files, ${q.files} files in the catalogue (${q.oneDayRows} rows a day)`, `median **${q.oneDayMedianMs.toFixed(1)} ms**, p99 ${q.oneDayP99Ms.toFixed(1)} ms`, '≤ 10 ms median');
   row('one-year timespan on /files', `median ${q.oneYearMedianMs.toFixed(0)} ms`, '');
   row(`stream all of /files (${q.streamAllMb.toFixed(0)} MB)`, `${q.streamAllSeconds.toFixed(1)} s, endpoint peak RSS **${q.endpointPeakRssMb.toFixed(0)} MB**`, '< 300 MB');
+}
+if (want('incremental')) {
+  const i = await benchIncremental(scale === 'full' ? 90 : 30, (l) => console.error(l));
+  const same = i.differing === 0 ? `identical (every MD5 of the tree states, and ${i.sampled} files byte by byte)` : `**${i.differing} files differ**`;
+  row(`full build of a ${i.days + 1}-day radar catalogue into an empty folder (database, tree of ${i.treeFiles} files, site)`, `${i.full.seconds.toFixed(1)} s`, '');
+  row(`the same snapshot built over the ${i.days}-day build (one more day; served tree hard-linked): ${i.linked.stats['tree files written']} files written, ${i.linked.stats['tree files removed']} removed`, `${i.linked.seconds.toFixed(1)} s = **${((i.linked.seconds / i.full.seconds) * 100).toFixed(1)}%** of the full build; trees ${same}`, '≤ 5%');
+  row(`${i.days + 2} days over the recycled ${i.days}-day folder (two days of changes, no links)`, `${i.recycled.seconds.toFixed(1)} s = **${((i.recycled.seconds / i.full.seconds) * 100).toFixed(1)}%**; ${i.recycled.stats['tree files written']} written`, '≤ 5%');
+  const phase = (r: typeof i.full) => Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  row('phases (s): full / linked / recycled', `${phase(i.full)} / ${phase(i.linked)} / ${phase(i.recycled)}`, '');
+}
+if (want('astro-pages')) {
+  const days = scale === 'full' ? 30 : 7;
+  const snap = await radarSnapshot('2024-01-01', days);
+  const fullDb = await fullCatalogueDb(() => radarSnapshot('1993-09-01', 11000));
+  console.error(`static build against Astro's own per-page generation (getStaticPaths) of /files/:id, ${days}-day catalogue ...`);
+  const a = await runAstroPagesBench({ snapshot: snap, fullDb, samples: { props: { ids: 6000, rounds: 3 }, query: { ids: 2000, rounds: 1 } }, log: (l) => console.error(l) });
+  const how = { props: 'bodies rendered by one query per route in getStaticPaths and passed as props', query: 'one prepared query per page in GET' };
+  const rates = (xs: number[]) => (xs.length > 1 ? ` (rounds: ${xs.map((x) => Math.round(x)).join(', ')})` : '');
+  for (const r of a.runs) {
+    const same = r.mismatches.length === 0 ? `all ${r.compared} byte-identical to snapcat's files` : `**${r.mismatches.length} of ${r.compared} differ** from snapcat's files (${r.mismatches.slice(0, 3).join(', ')})`;
+    row(`Astro 7 static build of endpoints with \`getStaticPaths\`, /files/:id × 5 variants, ${r.ids} ids = ${r.pages} pages, ${how[r.access]}`, `**${Math.round(r.pagesPerSec)} pages/s**${rates(r.rounds)} from the first getStaticPaths to the last page (astro build ${r.wallSeconds.toFixed(0)} s in all, peak RSS ${r.peakRssMb.toFixed(0)} MB); ${same}`, '');
+  }
+  row(`snapcat full build of the same ${days}-day catalogue (database and tree; no site, no charts), ${a.snapcatFiles} files, side by side with the Astro builds`, `**${Math.round(a.snapcatFilesPerSec)} files/s**${rates(a.snapcatRounds)}`, '');
+  row(`snapcat build rate / Astro page rate (Astro's faster way: ${a.best.access})`, `**${a.ratio.toFixed(1)}×**`, '≥ 20×');
+  const hours = a.runs.map((r) => `Astro ${a.astroFullHours[r.access]!.toFixed(0)} h (${r.access}${r.access === 'props' ? `: holds every body until all pages are written, ${r.peakRssMb.toFixed(0)} MB at ${r.pages} pages, so it could not run at this size` : ''})`).join(', ');
+  row(`30-year catalogue's full tree, ${a.fullTreeFiles} files (${a.fullTreeFileIds} file ids; every route × its variants): extrapolated from the rates above, not built (more files than the disk has free inodes)`, `snapcat **${a.snapcatFullHours.toFixed(1)} h**, ${hours}`, '');
+}
+if (want('memory')) {
+  const days = scale === 'full' ? 30 : 7;
+  const [dbFrom, dbDays] = scale === 'full' ? ['1993-09-01', 11000] : ['2023-01-01', 365];
+  const snap = await radarSnapshot('2024-01-01', days);
+  const dbSnap = await radarSnapshot(dbFrom as string, dbDays as number);
+  console.error(`peak memory: build of the ${days}-day catalogue, database-only build of the ${dbDays}-day one, endpoint under mixed load ...`);
+  const b = await buildMemory(snap, false);
+  row(`full build (\`node build-scripts/build.ts --no-site --no-charts\`, own process, RSS with children every 50 ms and VmHWM) of the ${days}-day catalogue, ${b.files} files`, `peak **${b.peakRssMb.toFixed(0)} MB** (${b.seconds.toFixed(0)} s)`, '< 2 GB');
+  const d = await buildMemory(dbSnap, true);
+  row(`database-only build (--db-only) of the ${dbDays}-day catalogue`, `peak **${d.peakRssMb.toFixed(0)} MB** (${d.seconds.toFixed(0)} s)`, '< 2 GB');
+  const dbBuild = join(WORK, `radar-db-${dbDays}d`);
+  if (!existsSync(join(dbBuild, 'build.json'))) await build({ snapshot: dbSnap, out: dbBuild, quiet: true, dbOnly: true });
+  const fig = (e: Awaited<ReturnType<typeof radarEndpointMemory>>) =>
+    `peak **${e.peakRssMb.toFixed(0)} MB** (${e.startRssMb.toFixed(0)} MB at start); ${e.requests} requests, ${e.mb.toFixed(0)} MB in ${e.seconds.toFixed(0)} s${e.failed.length ? `; **${e.failed.length} failed**: ${[...new Set(e.failed)].slice(0, 3).join('; ')}` : ''}`;
+  const rounds = 2;
+  let alone: Map<string, number> | undefined;
+  for (const clients of [1, 4]) {
+    const e = await radarEndpointMemory(dbBuild, dbFrom as string, dbDays as number, rounds, clients);
+    // the same requests, one client and four at once: every whole answer must have the same length
+    const differ = alone ? [...e.bytesByJob].filter(([k, n]) => alone!.has(k) && alone!.get(k) !== n && n > 0 && alone!.get(k)! > 0) : [];
+    alone ??= e.bytesByJob;
+    const same = clients > 1 ? (differ.length ? `; **${differ.length} answers differ in length** from the one-client run's (${differ.slice(0, 2).map(([k]) => k).join('; ')})` : `; every ${e.failed.length ? 'other ' : ''}answer as long as in the one-client run`) : '';
+    row(`endpoint, radar catalogue of ${dbDays} days, mixed: collections, one-year timespans (JSON, expanded CSV, distinct transferred), month with bbox/radar_code, id paths; ${rounds} rounds, ${clients} client${clients > 1 ? 's at once' : ''}`, fig(e) + same, '< 300 MB');
+  }
+  const ts = await timeseriesBuild((l) => console.error(l));
+  const t = await timeseriesEndpointMemory(ts, 3, 4);
+  const name = (JSON.parse(readFileSync(join(ts, 'build.json'), 'utf8')) as { snapshot: { name: string } }).snapshot.name;
+  row(`endpoint, Timeseries API (${name}), mixed: paging (offset/limit, following \`next\`) through every station, expanded stations and timeseries, whole /stations, bbox, a year of getData, search; 3 rounds, 4 clients at once`, fig(t), '< 300 MB');
 }
 if (want('timeseries')) {
   console.error('timeseries algorithms and API (100,000 stations, a year of 10-minute values) ...');
@@ -77,6 +136,25 @@ if (want('static-vs-nginx')) {
   row(`static files (${r.paths.length} parameter-free paths of both APIs, docs and a chart), 16 connections: snapcat endpoint`, fig(r.endpoint), '');
   row(`the same through nginx serving the tree (${r.nginxVersion}, the build's nginx.conf)`, fig(r.nginx), '');
   row('endpoint throughput / nginx throughput', `**${(r.ratio * 100).toFixed(0)}%**`, '≥ 50%');
+}
+if (want('postgres')) {
+  console.error(`snapcat against PostgreSQL on the live queries (${scale === 'full' ? '30-year' : 'one-year'} radar catalogue, 100,000-station timeseries network) ...`);
+  const r = await runPostgresBench(scale, (l) => console.error(`  ${l}`));
+  const load = (l: typeof r.radarLoad) => `${l.seconds.toFixed(1)} s (${Object.values(l.rows).reduce((a, b) => a + b, 0).toLocaleString('en')} rows: CSV and COPY ${l.copySeconds.toFixed(1)} s, indexes ${l.indexSeconds.toFixed(1)} s, VACUUM ANALYZE ${l.analyzeSeconds.toFixed(1)} s)`;
+  row(`PostgreSQL: ${r.version}, ${r.settings}; pg-server (node:http, pg.Pool of ${r.pool}), JSON built in SQL`, `load from the build's DuckDB files: radar catalogue **${load(r.radarLoad)}**, timeseries ${load(r.timeseriesLoad)}; database ${r.pgDatabaseMb.toFixed(0)} MB (DuckDB: ${r.radarDuckMb.toFixed(0)} + ${r.timeseriesDuckMb.toFixed(0)} MB)`, '');
+  row('PostgreSQL indexes', indexSummary(), '');
+  row('snapcat endpoint', `\`npm run serve -- --workers ${SNAPCAT_WORKERS}\` (one process per core, one DuckDB thread each, 4 connections each)`, '');
+  const side = (s: typeof r.queries[number]['snapcat']) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps >= 100 ? s.rps.toFixed(0) : s.rps.toFixed(1)} req/s${s.failures ? ` (${s.failures} failed)` : ''}`;
+  for (const q of r.queries) {
+    const lat = q.snapcat.medianMs / q.postgres.medianMs;
+    const thr = q.snapcat.rps / q.postgres.rps;
+    const kb = q.bytes.snapcat >= 1e6 ? `${(q.bytes.snapcat / 1e6).toFixed(1)} MB` : `${(q.bytes.snapcat / 1e3).toFixed(0)} KB`;
+    row(
+      `${q.name} (${Math.round(q.records).toLocaleString('en')} records, ${kb}; ${q.runs} sequential requests, then ${q.load})`,
+      `snapcat ${side(q.snapcat)}; PostgreSQL ${side(q.postgres)}: median **×${lat.toFixed(2)}**${lat <= 1 ? '' : ' (slower)'}, throughput **×${thr.toFixed(2)}**${thr >= 1 ? '' : ' (lower)'}`,
+      'snapcat/PostgreSQL: median ≤ 1, throughput ≥ 1',
+    );
+  }
 }
 // the soak takes minutes: only when named (npm run soak)
 if (only?.includes('soak')) {

@@ -122,24 +122,36 @@ export interface TimeseriesApiBenchOptions {
   reuse?: boolean;
 }
 
+/** The bench network's work folder: the snapshot and its build (`dist`). */
+export const TIMESERIES_BENCH_DIR = resolve(join(fileURLToPath(new URL('..', import.meta.url)), '.cache', 'bench-timeseries'));
+
+/**
+ * The bench network (`stations` stations, a year of 10-minute values) written and built into `dir`, unless
+ * `reuse` and a build of as many stations is there. Returns the build folder, and the build's seconds when it built.
+ */
+export async function timeseriesBenchBuild(opts: { stations: number; dir?: string; reuse: boolean; log: (line: string) => void }): Promise<{ dist: string; buildSeconds?: number }> {
+  const dir = resolve(opts.dir ?? TIMESERIES_BENCH_DIR);
+  const dist = join(dir, 'dist');
+  const built = await readFile(join(dist, 'build.json'), 'utf8').catch(() => '');
+  if (opts.reuse && built.includes(`"bench-${opts.stations}-stations"`)) return { dist };
+  opts.log(`timeseries bench: writing a snapshot with ${opts.stations} stations and ${YEAR_POINTS} values of a year, and building it`);
+  await writeSnapshot(join(dir, 'snapshot'), opts.stations);
+  const t = performance.now();
+  await build({ snapshot: join(dir, 'snapshot'), out: dist, quiet: true });
+  return { dist, buildSeconds: (performance.now() - t) / 1000 };
+}
+
 export async function runTimeseriesApiBenchmarks(opts: TimeseriesApiBenchOptions = {}): Promise<Record<string, number>> {
   const stations = opts.stations ?? 100_000;
   const runs = opts.runs ?? 31;
-  const dir = resolve(opts.dir ?? join(fileURLToPath(new URL('..', import.meta.url)), '.cache', 'bench-timeseries'));
+  const dir = resolve(opts.dir ?? TIMESERIES_BENCH_DIR);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const out: Record<string, number> = {};
 
-  const built = await readFile(join(dir, 'dist', 'build.json'), 'utf8').catch(() => '');
-  let t = performance.now();
-  if (!(opts.reuse && built.includes(`"bench-${stations}-stations"`))) {
-    log(`timeseries bench: writing a snapshot with ${stations} stations and ${YEAR_POINTS} values of a year, and building it`);
-    await writeSnapshot(join(dir, 'snapshot'), stations);
-    t = performance.now();
-    await build({ snapshot: join(dir, 'snapshot'), out: join(dir, 'dist'), quiet: true });
-    out['build_s'] = (performance.now() - t) / 1000;
-  }
+  const built = await timeseriesBenchBuild({ stations, dir, log, reuse: opts.reuse ?? false });
+  if (built.buildSeconds !== undefined) out['build_s'] = built.buildSeconds;
 
-  t = performance.now();
+  let t = performance.now();
   const opened = await openServedBuild(join(dir, 'dist'));
   out['endpoint_open_ms'] = performance.now() - t;
   opened.close();

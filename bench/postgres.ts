@@ -1,0 +1,376 @@
+/**
+ * snapcat against PostgreSQL on the live queries (issue #6): the same data, the same URLs, the same JSON.
+ *
+ * - PostgreSQL: Debian's server (bench/lib/postgres.ts), a fresh cluster under bench/.work, loaded from the
+ *   build's own DuckDB databases (bench/pg-load.ts: the same denormalised tables, with indexes), answered by
+ *   bench/pg-server.ts (node:http and a pg.Pool, the JSON built in SQL) in its own process.
+ * - snapcat: the endpoint (server/main.ts) in its own process on the same builds: the radar catalogue built
+ *   database-only, and the timeseries bench network (bench/timeseries-api.ts).
+ * - Every query's answers are fetched from both once and compared as parsed JSON (same records, order, fields
+ *   and values); a difference fails the bench.
+ * - Per query: sequential requests over keep-alive, alternating the two servers request by request (median and
+ *   p99), then autocannon, 16 connections, a few seconds each, the same rotation of URLs for both.
+ */
+import { availableParallelism } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { statSync } from 'node:fs';
+import { Agent, get as httpGet } from 'node:http';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { build } from '../build-scripts/build.ts';
+import { freePort } from '../test/helpers/nginx.ts';
+import { ensurePostgres, startPostgres, BENCH_SETTINGS } from './lib/postgres.ts';
+import { loadFromDuckDB, RADAR_INDEXES, RADAR_TABLES, TIMESERIES_INDEXES, TIMESERIES_TABLES, type LoadFigures } from './pg-load.ts';
+import { radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
+import { median, percentile } from './stats.ts';
+import { timeseriesBenchBuild } from './timeseries-api.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const PG_POOL = 4;
+/** snapcat's endpoint processes (`--workers`): one per core, as PostgreSQL's backends spread over the cores. */
+export const SNAPCAT_WORKERS = availableParallelism();
+
+export interface Side {
+  medianMs: number;
+  p99Ms: number;
+  rps: number;
+  /** Answers other than 200 and socket errors under load (0 expected). */
+  failures: number;
+}
+
+export interface QueryResult {
+  name: string;
+  example: string;
+  records: number;
+  bytes: { snapcat: number; postgres: number };
+  runs: number;
+  /** How the throughput was measured: `16 connections, 5 s` or `16 connections, 32 requests`. */
+  load: string;
+  snapcat: Side;
+  postgres: Side;
+}
+
+export interface PostgresBench {
+  scale: 'small' | 'full';
+  version: string;
+  settings: string;
+  pool: number;
+  radarLoad: LoadFigures;
+  timeseriesLoad: LoadFigures;
+  radarDuckMb: number;
+  timeseriesDuckMb: number;
+  pgDatabaseMb: number;
+  queries: QueryResult[];
+}
+
+interface QuerySpec {
+  name: string;
+  paths: string[];
+  /** Sequential requests to each server. */
+  runs: number;
+  /** autocannon seconds per server. */
+  seconds: number;
+  /**
+   * Large answers: autocannon sends this many requests instead (16 connections) and throughput is that count
+   * over the time they took. A fixed duration would count only the answers that end inside it, and 16 streams
+   * of tens of MB all end late together.
+   */
+  amount?: number;
+}
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function radarQueries(from: string, days: number, radarCodes: string[], full: boolean): QuerySpec[] {
+  const R = '/radarnet/mirror/v3';
+  const start = Date.parse(`${from}T00:00:00Z`);
+  /** The i-th one-day span, spread over the catalogue's days (as bench/radar.ts). */
+  const oneDay = (i: number) => {
+    const d = start + ((i * 7919) % (days - 1)) * 86_400_000;
+    return `${day(d)}/${day(d + 86_400_000)}`;
+  };
+  const firstYear = Number(from.slice(0, 4)) + (from.slice(5) === '01-01' ? 0 : 1);
+  const years = Math.max(1, Math.floor((start + days * 86_400_000 - Date.parse(`${firstYear}-01-01T00:00:00Z`)) / (365.25 * 86_400_000)));
+  const oneYear = Array.from({ length: Math.min(years, 7) }, (_, i) => firstYear + ((i * 7) % years)).map((y) => `${y}/${y + 1}`);
+  const days200 = Array.from({ length: 200 }, (_, i) => oneDay(i));
+  const r = rng(11);
+  const boxes = ['-180,-90,180,0', '-180,0,180,90', ...Array.from({ length: 18 }, () => {
+    const w = -180 + 300 * r();
+    const s = -80 + 100 * r();
+    return `${w.toFixed(2)},${s.toFixed(2)},${(w + 60).toFixed(2)},${(s + 60).toFixed(2)}`;
+  })];
+  return [
+    { name: 'one-day timespan on /files', paths: days200.map((d) => `${R}/files?timespan=${d}`), runs: 200, seconds: 5 },
+    { name: 'one-day timespan on /files, expanded', paths: days200.map((d) => `${R}/files?timespan=${d}&expanded=true`), runs: 200, seconds: 5 },
+    { name: 'one-year timespan on /files', paths: oneYear.map((y) => `${R}/files?timespan=${y}`), runs: 10, seconds: 0, amount: 32 },
+    { name: 'one-day timespan on /transferred/files', paths: days200.map((d) => `${R}/transferred/files?timespan=${d}`), runs: 200, seconds: 5 },
+    { name: 'one-year timespan on /transferred/files', paths: oneYear.map((y) => `${R}/transferred/files?timespan=${y}`), runs: 10, seconds: 0, amount: 32 },
+    { name: 'radar_code + distinct on /transferred/files (all of one radar)', paths: radarCodes.map((c) => `${R}/transferred/files?radar_code=${c}&distinct=true`), runs: Math.min(40, 4 * radarCodes.length), seconds: 6, ...(full ? { amount: 64 } : {}) },
+    { name: 'bbox on /radars, expanded', paths: boxes.map((b) => `${R}/radars?bbox=${b}&expanded=true`), runs: 200, seconds: 5 },
+  ];
+}
+
+function timeseriesQueries(): QuerySpec[] {
+  const T = '/api/v1';
+  const yearStart = Date.UTC(2023, 0, 1);
+  const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  const weeks = Array.from({ length: 51 }, (_, i) => `${iso(yearStart + i * 7 * 86_400_000)}/${iso(yearStart + (i + 1) * 7 * 86_400_000)}`);
+  const r = rng(5);
+  const point = (lon: number, lat: number) => ({ type: 'Point', coordinates: [lon, lat] });
+  const circles = Array.from({ length: 100 }, () => JSON.stringify({ center: point(-5 + 30 * r(), 40 + 26 * r()), radius: 50 }));
+  const words = Array.from({ length: 100 }, () => `station ${100 + Math.floor(900 * r())}`);
+  return [
+    { name: 'getData, one week of 10-minute values', paths: weeks.map((w) => `${T}/timeseries/ts_year/getData?timespan=${w}`), runs: 200, seconds: 5 },
+    { name: 'getData, one year of 10-minute values', paths: [`${T}/timeseries/ts_year/getData?timespan=2023-01-01T00:00:00Z/2023-12-31T23:59:59Z`], runs: 50, seconds: 5 },
+    { name: 'near (50 km) over 100,000 stations', paths: circles.map((c) => `${T}/stations?near=${encodeURIComponent(c)}`), runs: 200, seconds: 5 },
+    { name: 'search (`station NNN`) over 100,000 stations', paths: words.map((w) => `${T}/search?q=${encodeURIComponent(w)}`), runs: 200, seconds: 5 },
+  ];
+}
+
+/** One GET over a keep-alive agent: status, body (kept when `keep`), bytes, ms to the last byte. */
+function fetchOnce(base: string, path: string, agent: Agent, keep: boolean): Promise<{ status: number; body: Buffer; bytes: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    httpGet(`${base}${path}`, { agent }, (res) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (keep) chunks.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), bytes, ms: performance.now() - t0 }));
+      res.on('error', (e) => reject(new Error(`${base}${path}: ${e.message} after ${bytes} bytes`)));
+    }).on('error', (e) => reject(new Error(`${base}${path}: ${e.message}`)));
+  });
+}
+
+/** Where two parsed answers first differ, for the failure message. */
+function firstDifference(a: unknown, b: unknown, at = '$'): string {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      if (!isDeepStrictEqual(a[i], b[i])) return i >= a.length || i >= b.length ? `${at}: ${a.length} against ${b.length} elements` : firstDifference(a[i], b[i], `${at}[${i}]`);
+    }
+  } else if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) {
+      const x = (a as Record<string, unknown>)[k];
+      const y = (b as Record<string, unknown>)[k];
+      if (!isDeepStrictEqual(x, y)) return firstDifference(x, y, `${at}.${k}`);
+    }
+  }
+  return `${at}: ${JSON.stringify(a)?.slice(0, 300)} against ${JSON.stringify(b)?.slice(0, 300)}`;
+}
+
+const countRecords = (v: unknown): number => (Array.isArray(v) ? v.length : v && typeof v === 'object' && Array.isArray((v as { values?: unknown }).values) ? (v as { values: unknown[] }).values.length : 1);
+
+async function load(base: string, spec: QuerySpec): Promise<{ rps: number; failures: number }> {
+  let i = 0;
+  const r = await autocannon({
+    url: base,
+    connections: 16,
+    ...(spec.amount ? { amount: spec.amount } : { duration: spec.seconds }),
+    timeout: 300,
+    requests: [{ setupRequest: (req) => ({ ...req, path: spec.paths[i++ % spec.paths.length]! }) }],
+  });
+  return { rps: r['2xx'] / r.duration, failures: r.non2xx + r.errors + r.timeouts };
+}
+
+async function measure(spec: QuerySpec, snapcat: string, postgres: string, log: (l: string) => void): Promise<QueryResult> {
+  const agents = { snapcat: new Agent({ keepAlive: true, maxSockets: 1 }), postgres: new Agent({ keepAlive: true, maxSockets: 1 }) };
+  try {
+    // the same answers: the first 20 URLs (2 of large answers), parsed and compared
+    let records = 0;
+    const bytes = { snapcat: 0, postgres: 0 };
+    const checked = spec.paths.slice(0, spec.amount ? 2 : 20);
+    // a connection per request here: parsing and comparing large answers blocks the loop for seconds, past the
+    // servers' keep-alive timeout, and a socket the server closed meanwhile would be reused ("socket hang up")
+    const fresh = new Agent({ keepAlive: false });
+    for (const path of checked) {
+      const a = await fetchOnce(snapcat, path, fresh, true);
+      const b = await fetchOnce(postgres, path, fresh, true);
+      if (a.status !== 200 || b.status !== 200) throw new Error(`${path}: snapcat ${a.status}, PostgreSQL ${b.status}: ${b.body.toString().slice(0, 300)} ${a.body.toString().slice(0, 300)}`);
+      const x: unknown = JSON.parse(a.body.toString('utf8'));
+      const y: unknown = JSON.parse(b.body.toString('utf8'));
+      if (!isDeepStrictEqual(x, y)) throw new Error(`PostgreSQL answers ${path} differently from snapcat: ${firstDifference(x, y)}`);
+      records += countRecords(x);
+      bytes.snapcat += a.bytes;
+      bytes.postgres += b.bytes;
+    }
+    records /= checked.length;
+    bytes.snapcat /= checked.length;
+    bytes.postgres /= checked.length;
+    // sequential: alternating request by request, after a few unmeasured ones
+    for (let i = 0; i < Math.min(5, spec.runs); i++) {
+      await fetchOnce(snapcat, spec.paths[(i + 17) % spec.paths.length]!, agents.snapcat, false);
+      await fetchOnce(postgres, spec.paths[(i + 17) % spec.paths.length]!, agents.postgres, false);
+    }
+    const times = { snapcat: [] as number[], postgres: [] as number[] };
+    for (let i = 0; i < spec.runs; i++) {
+      const path = spec.paths[i % spec.paths.length]!;
+      for (const side of i % 2 === 0 ? (['snapcat', 'postgres'] as const) : (['postgres', 'snapcat'] as const)) {
+        const r = await fetchOnce(side === 'snapcat' ? snapcat : postgres, path, agents[side], false);
+        if (r.status !== 200) throw new Error(`${side} ${path}: ${r.status}`);
+        times[side].push(r.ms);
+      }
+    }
+    // throughput: the same rotation of URLs, one server after the other
+    const ls = await load(snapcat, spec);
+    const lp = await load(postgres, spec);
+    const side = (t: number[], l: { rps: number; failures: number }): Side => ({ medianMs: median(t), p99Ms: percentile(t, 99), rps: l.rps, failures: l.failures });
+    const result: QueryResult = { name: spec.name, example: spec.paths[0]!, records, bytes, runs: spec.runs, load: `16 connections, ${spec.amount ? `${spec.amount} requests` : `${spec.seconds} s`}`, snapcat: side(times.snapcat, ls), postgres: side(times.postgres, lp) };
+    const f = (s: Side) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps.toFixed(1)} req/s${s.failures ? ` (${s.failures} failures)` : ''}`;
+    log(`${spec.name} (${Math.round(records)} records): snapcat ${f(result.snapcat)}; PostgreSQL ${f(result.postgres)}`);
+    return result;
+  } finally {
+    agents.snapcat.destroy();
+    agents.postgres.destroy();
+  }
+}
+
+/** The indexes of bench/pg-load.ts in short: `table (columns)`, the primary keys marked. */
+export function indexSummary(): string {
+  // tables with the same index are listed together: `services, categories (id) primary key`
+  const byIndex = new Map<string, string[]>();
+  for (const sql of [...RADAR_INDEXES, ...TIMESERIES_INDEXES]) {
+    const pk = /^ALTER TABLE (\w+) ADD PRIMARY KEY \((.+)\)$/.exec(sql);
+    const ix = /^CREATE (UNIQUE )?INDEX \w+ ON (\w+)(?: USING (\w+))? \((.+)\)$/.exec(sql);
+    const [table, what] = pk ? [pk[1]!, `(${pk[2]!}) primary key`] : ix ? [ix[2]!, `${ix[3] ? `${ix[3]} ` : ''}(${ix[4]!})${ix[1] ? ' unique' : ''}`] : [];
+    if (!table || !what) continue;
+    const key = what.replaceAll('"', '');
+    byIndex.set(key, [...(byIndex.get(key) ?? []), table]);
+  }
+  return [...byIndex].map(([what, tables]) => `${tables.join(', ')} ${what}`).join('; ');
+}
+
+async function startPgServerProcess(pgHost: string, pgPort: number, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['bench/pg-server.ts', '--pghost', pgHost, '--pgport', String(pgPort), '--port', String(port), '--pool', String(PG_POOL)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      log += String(d);
+      if (log.includes('serving')) resolve();
+      if (log.length > 20_000) log = log.slice(-10_000);
+    });
+    child.once('exit', (code) => reject(new Error(`pg-server exited (${code}): ${log}`)));
+  });
+  return child;
+}
+
+/** Reports what a server process writes after starting, and its end when nobody asked it to end. */
+function watch(child: ChildProcess, name: string, log: (l: string) => void): ChildProcess {
+  child.stderr!.on('data', (d: Buffer) => log(`${name}: ${String(d).trimEnd()}`));
+  child.once('exit', (code, signal) => {
+    if (!(child as { stopping?: boolean }).stopping) log(`${name} ended unexpectedly (exit ${code}, signal ${signal})`);
+  });
+  return child;
+}
+
+async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  (child as { stopping?: boolean }).stopping = true;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+/** `quick`: a few requests and one second of load per query (to try the bench out; figures meaningless). */
+export async function runPostgresBench(scale: 'small' | 'full', log: (line: string) => void, opts: { quick?: boolean } = {}): Promise<PostgresBench> {
+  const shorten = (specs: QuerySpec[]) => (opts.quick ? specs.map((s) => ({ ...s, runs: Math.min(s.runs, 6), seconds: 1, ...(s.amount ? { amount: 16 } : {}) })) : specs);
+  const [from, days] = scale === 'full' ? ['1993-09-01', 11000] : ['2023-01-01', 365];
+  const radarBuild = join(WORK, `radar-db-${days}d`);
+  const snap = await radarSnapshot(from, days);
+  if (!statSync(join(radarBuild, 'build.json'), { throwIfNoEntry: false })) {
+    log(`building the ${days}-day radar catalogue (database only) ...`);
+    await build({ snapshot: snap, out: radarBuild, quiet: true, dbOnly: true });
+  }
+  const ts = await timeseriesBenchBuild({ stations: 100_000, reuse: true, log });
+  const radarDuck = join(radarBuild, 'data', 'radarnet-mirror-v3.duckdb');
+  const tsDuck = join(ts.dist, 'data', 'timeseries-v1.duckdb');
+
+  const bin = ensurePostgres();
+  log(`${bin.version} (${bin.how}), a fresh cluster in bench/.work/pg-bench`);
+  const pgFolder = join(WORK, 'pg-bench');
+  const server = await startPostgres({ bin, folder: pgFolder, port: await freePort() });
+  let pgServer: ChildProcess | undefined;
+  let endpoint: ChildProcess | undefined;
+  try {
+    const client = new pg.Client(server.client());
+    await client.connect();
+    let radarLoad: LoadFigures, timeseriesLoad: LoadFigures, pgDatabaseMb: number;
+    try {
+      log(`loading the ${days}-day radar catalogue into PostgreSQL ...`);
+      radarLoad = await loadFromDuckDB({ client, duckPath: radarDuck, tables: RADAR_TABLES, csvDir: join(pgFolder, 'csv'), indexSql: RADAR_INDEXES, log: (l) => log(`  ${l}`) });
+      log(`  radar catalogue loaded in ${radarLoad.seconds.toFixed(1)} s`);
+      log('loading the timeseries bench network into PostgreSQL ...');
+      timeseriesLoad = await loadFromDuckDB({ client, duckPath: tsDuck, tables: TIMESERIES_TABLES, csvDir: join(pgFolder, 'csv'), indexSql: TIMESERIES_INDEXES, log: (l) => log(`  ${l}`) });
+      log(`  timeseries loaded in ${timeseriesLoad.seconds.toFixed(1)} s`);
+      pgDatabaseMb = Number((await client.query("SELECT pg_database_size('bench') AS n")).rows[0].n) / 2 ** 20;
+    } finally {
+      await client.end();
+    }
+    const radarCodes = (await (async () => {
+      const c = new pg.Client(server.client());
+      await c.connect();
+      try {
+        return (await c.query<{ radar_code: string }>('SELECT radar_code FROM radars_x ORDER BY id')).rows.map((r) => r.radar_code);
+      } finally {
+        await c.end();
+      }
+    })()).filter((_, i) => i % 4 === 1);
+
+    const pgPort = await freePort();
+    pgServer = watch(await startPgServerProcess(server.host, server.port, pgPort), 'pg-server', log);
+    const pgBase = `http://127.0.0.1:${pgPort}`;
+    const queries: QueryResult[] = [];
+
+    const port = await freePort();
+    endpoint = watch(await startEndpointProcess(radarBuild, port, SNAPCAT_WORKERS), 'snapcat endpoint', log);
+    log(`radar catalogue queries (snapcat endpoint with ${SNAPCAT_WORKERS} workers on port ${port}, pg-server on ${pgPort} with ${PG_POOL} PostgreSQL connections) ...`);
+    for (const spec of shorten(radarQueries(from, days, radarCodes, scale === 'full'))) queries.push(await measure(spec, `http://127.0.0.1:${port}`, pgBase, (l) => log(`  ${l}`)));
+    await stopProcess(endpoint);
+
+    const port2 = await freePort();
+    endpoint = watch(await startEndpointProcess(ts.dist, port2, SNAPCAT_WORKERS), 'snapcat endpoint', log);
+    log('timeseries queries ...');
+    for (const spec of shorten(timeseriesQueries())) queries.push(await measure(spec, `http://127.0.0.1:${port2}`, pgBase, (l) => log(`  ${l}`)));
+    await stopProcess(endpoint);
+
+    const shown = ['shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit'];
+    return {
+      scale,
+      version: bin.version,
+      settings: shown.map((k) => `${k}=${BENCH_SETTINGS[k]}`).join(', '),
+      pool: PG_POOL,
+      radarLoad,
+      timeseriesLoad,
+      radarDuckMb: statSync(radarDuck).size / 2 ** 20,
+      timeseriesDuckMb: statSync(tsDuck).size / 2 ** 20,
+      pgDatabaseMb,
+      queries,
+    };
+  } finally {
+    await stopProcess(endpoint);
+    await stopProcess(pgServer);
+    await server.stop();
+  }
+}
+
+if (import.meta.main) {
+  const scale = process.argv.includes('full') ? 'full' : 'small';
+  const r = await runPostgresBench(scale, (l) => console.error(l), { quick: process.argv.includes('quick') });
+  console.log(JSON.stringify(r, null, 2));
+}
