@@ -26,7 +26,7 @@ import { ensurePostgres, startPostgres, BENCH_SETTINGS } from './lib/postgres.ts
 import { loadFromDuckDB, RADAR_INDEXES, RADAR_TABLES, TIMESERIES_INDEXES, TIMESERIES_TABLES, type LoadFigures } from './pg-load.ts';
 import { radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
 import { median, percentile } from './stats.ts';
-import { timeseriesBenchBuild } from './timeseries-api.ts';
+import { rng, timeseriesBenchBuild } from './timeseries-api.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const PG_POOL = 4;
@@ -81,15 +81,6 @@ interface QuerySpec {
   amount?: number;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

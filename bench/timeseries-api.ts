@@ -35,7 +35,8 @@ const YEAR_START = Date.UTC(2023, 0, 1);
 const YEAR_POINTS = 365 * 144;
 const YEAR_SPAN = '2023-01-01T00:00:00Z/2023-12-31T23:59:59Z';
 
-function rng(seed: number): () => number {
+/** mulberry32: a small seeded pseudo-random stream for the benchmarks' request mixes. */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
