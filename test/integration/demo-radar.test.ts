@@ -97,7 +97,8 @@ describe('radar demo: table contract', () => {
         for (const rule of table.rules ?? []) expect(await one(`SELECT count(*) FROM ${src} WHERE NOT (${rule.holds})`), `${table.name}: ${rule.meaning}`).toBe(0);
         if (table.columns.some((c) => c.name === 'id')) {
           expect(await one(`SELECT count(*) FROM (SELECT id, lag(id) OVER () AS prev FROM ${src}) WHERE id <= prev`), `${table.name} rows in id order`).toBe(0);
-          if (!table.name.endsWith('status')) {
+          // temporal_coverage has holes where two intervals merged into the older one (see coverage.ts)
+          if (!table.name.endsWith('status') && table.name !== 'temporal_coverage') {
             expect(await one(`SELECT count(*) FROM (SELECT id, row_number() OVER () AS n FROM ${src}) WHERE id <> n`), `${table.name} ids 1..n`).toBe(0);
           }
         }
@@ -190,7 +191,7 @@ describe('radar demo: realism', () => {
     expect(readdirSync(dir)).toHaveLength(some.length + 1);
   });
 
-  it('has plausible sizes, ids in start order, and data inside the file interval', async () => {
+  it('has plausible sizes, ids in arrival order, and data inside the file interval', async () => {
     const median = await one(`SELECT median(file_size) FROM ${t('c', 'files')} WHERE file_type_id = 2`);
     expect(median).toBeGreaterThan(20e6);
     expect(median).toBeLessThan(50e6);
@@ -198,7 +199,14 @@ describe('radar demo: realism', () => {
     expect(fit).toBeGreaterThan(1e6);
     expect(fit).toBeLessThan(10e6);
     expect(await one(`SELECT median(file_size) FROM ${t('d', 'files')} WHERE file_type_id = 1`)).toBeLessThan(2e6);
-    expect(await one(`SELECT count(*) FROM (SELECT file_start_datetime < lag(file_start_datetime) OVER (ORDER BY id) AS back FROM ${t('c', 'files')}) WHERE back`)).toBe(0);
+    // file ids follow the first arrival (the first transfer that brought the file), as a mirror numbers new records
+    expect(await one(`SELECT count(*) FROM (SELECT first_transfer < lag(first_transfer) OVER (ORDER BY id) AS back
+      FROM (SELECT i.file_id AS id, min(i.transfer_id) AS first_transfer FROM ${t('c', 'transfer_instances')} i GROUP BY i.file_id)) WHERE back`)).toBe(0);
+    // and within a transfer the start: so files of a radar come in start order but for late and delayed ones
+    const back = await one(`SELECT count(*) FROM (SELECT file_start_datetime < lag(file_start_datetime) OVER (PARTITION BY radar_id, file_type_id ORDER BY id) AS back
+      FROM ${t('c', 'files')}) WHERE back`);
+    expect(back).toBeGreaterThan(0);
+    expect(back / (await one(`SELECT count(*) FROM ${t('c', 'files')}`))).toBeLessThan(0.02);
     expect(await one(`SELECT count(*) FROM ${t('c', 'files')} WHERE data_start_datetime < file_start_datetime OR data_end_datetime > file_end_datetime`)).toBe(0);
     expect(await one(`SELECT count(*) FROM ${t('c', 'files')} WHERE last_mod < file_end_datetime OR last_updated < last_mod`)).toBe(0);
   });

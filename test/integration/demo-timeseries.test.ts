@@ -9,6 +9,7 @@ import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { generateTimeseriesDemo } from '../../build-scripts/demo/timeseries/generate.ts';
+import { LIFECYCLE } from '../../build-scripts/demo/timeseries/network.ts';
 import { LABELLED_TABLE_BY_PREFIX, TIMESERIES_CONFIG_DIR, TIMESERIES_TABLES } from '../../core/snapshot/timeseries-tables.ts';
 import { keyColumns, type ColumnKind } from '../../core/snapshot/table-schema.ts';
 import { TIMESERIES_CONFIG_FILES, TimeseriesConfigError, configReferenceProblems, parseTimeseriesConfig } from '../../core/snapshot/timeseries-config.ts';
@@ -189,8 +190,12 @@ describe('the demo network', () => {
     expect(nulls / total).toBeLessThan(0.01);
     expect(total / (await rows(`SELECT 1 FROM ${T('timeseries')}`)).length).toBeGreaterThan(300);
     expect(Number(await scalar(`SELECT count(*) FROM ${T('observations')} WHERE timeseries_id = 'ts_brocken_relative_humidity'`))).toBe(0);
-    expect(Number(await scalar(`SELECT min(timestamp) FROM ${T('observations')} WHERE timeseries_id = 'ts_eindhoven_pm10'`))).toBeGreaterThanOrEqual(FROM_MS + 0.4 * DAYS * 86_400_000);
-    expect(Number(await scalar(`SELECT max(timestamp) FROM ${T('observations')} WHERE timeseries_id = 'ts_wittenberg_elbe_water_temperature'`))).toBeLessThan(FROM_MS + 0.7 * DAYS * 86_400_000);
+    // commissioned and taken out of service at fixed times after the start of the data
+    const commissioned = FROM_MS + LIFECYCLE['ts_eindhoven_pm10']!.activeFromDays! * 86_400_000;
+    const retired = FROM_MS + LIFECYCLE['ts_wittenberg_elbe_water_temperature']!.activeToDays! * 86_400_000;
+    expect(retired).toBeLessThan(END_MS);
+    expect(Number(await scalar(`SELECT min(timestamp) FROM ${T('observations')} WHERE timeseries_id = 'ts_eindhoven_pm10'`))).toBeGreaterThanOrEqual(commissioned);
+    expect(Number(await scalar(`SELECT max(timestamp) FROM ${T('observations')} WHERE timeseries_id = 'ts_wittenberg_elbe_water_temperature'`))).toBeLessThan(retired);
   });
 
   it('every water level series has warning levels 1 to 3 with values from the first instant, rising with the level', async () => {

@@ -1,6 +1,7 @@
 /** Blocklisted files and reference data of the radar demo. */
 import { describe, expect, it } from 'vitest';
 import { blockedFiles, readBlocklist } from '../../build-scripts/demo/radar/blocklist.ts';
+import { lateSlots } from '../../build-scripts/demo/radar/late-files.ts';
 import { radarProfiles } from '../../build-scripts/demo/radar/radar-profiles.ts';
 import { SUPERDARN_DATA_DIR, parseCsv, readReferenceData } from '../../build-scripts/demo/radar/radars.ts';
 import { unit } from '../../build-scripts/demo/radar/random.ts';
@@ -64,5 +65,31 @@ describe('radar demo blocklist', () => {
     expect(old).toHaveLength(10);
     for (const f of old) expect(f.filename).toMatch(/^199901\d{4}[a-z][A-Z]?\.dat\.bz2$/);
     expect(blockedFiles(names, radarProfiles(ref, 1, from, to), 1, from, to)).toEqual(files);
+  });
+});
+
+describe('radar demo: one more day', () => {
+  const DAY = 86_400;
+  for (const [from, days] of [['2024-01-01', 3], ['1999-01-01', 10], ['2012-06-01', 400]] as const) {
+    it(`keeps the blocklisted names and late batches of ${days} days from ${from} and adds the next day's`, () => {
+      const fromS = at(`${from}T00:00:00Z`);
+      const toS = fromS + days * DAY;
+      const blocked = (to: number) => blockedFiles(names, radarProfiles(ref, 1, fromS, to), 1, fromS, to);
+      const late = (to: number) => lateSlots(radarProfiles(ref, 1, fromS, to), 1, fromS, to);
+      const [b1, b2] = [blocked(toS), blocked(toS + DAY)];
+      expect(b2.filter((f) => f.startS < toS)).toEqual(b1);
+      expect(b2.filter((f) => f.startS >= toS).length).toBeGreaterThan(0);
+      const [l1, l2] = [late(toS), late(toS + DAY)];
+      expect(l2.filter((l) => l.sendS < toS)).toEqual(l1);
+      // files of a day at least 68 days before the sending day: over two months old when they arrive
+      for (const l of l2) expect((l.slot + 1) * 7200 <= l.sendS - 67 * DAY).toBe(true);
+    });
+  }
+  it('sends late batches now and then: a few a day over the network', () => {
+    const fromS = at('2015-01-01T00:00:00Z');
+    const slots = lateSlots(radarProfiles(ref, 1, fromS, fromS + 365 * DAY), 1, fromS, fromS + 365 * DAY);
+    const batches = new Set(slots.map((l) => `${l.radarId}:${l.sendS}`)).size;
+    expect(batches / 365).toBeGreaterThan(0.2);
+    expect(batches / 365).toBeLessThan(2);
   });
 });

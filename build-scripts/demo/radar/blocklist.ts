@@ -4,21 +4,26 @@
  * stand-in contents).
  *
  * Real names whose date falls in the generated range, for a radar operating then, are used as
- * they are. When the range holds fewer than one per day (or 3), more are made from real names'
- * shapes (odd ones included: `..rawacf`, `.HH..`, upper-case `.dat` channels) re-dated into the
- * range for radars operating in it: the dat shapes before 2006, the rawacf shapes after.
+ * they are. Every day of the range without such a name gets one name made from a real name's
+ * shape (odd ones included: `..rawacf`, `.HH..`, upper-case `.dat` channels) re-dated into that
+ * day for a radar operating all of it: the dat shapes before 2006, the rawacf shapes after.
+ * Everything about a day (whether it has real names, the radar, instant and shape of its made-up
+ * name) depends on the seed and the day only, so one more day adds that day's names and changes
+ * no other.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Radar } from './radars.ts';
-import { pick } from './random.ts';
-import { RAWACF_ERA_S, SLOT_SECONDS, type RadarProfile } from './radar-profiles.ts';
+import { pick, stringPart } from './random.ts';
+import { DAY_SECONDS, RAWACF_ERA_S, SLOTS_PER_DAY, SLOT_SECONDS, type RadarProfile } from './radar-profiles.ts';
 import { FT_DAT, FT_RAWACF } from './vocabularies.ts';
 
 const RAW_SHAPE = /^(\d{4})(\d{2})(\d{2})\.(\d{2})(\d{2})?\.(\d{2})?\.([a-z]{3})(\..*rawacf\.bz2)$/;
 const DAT_SHAPE = /^(\d{4})(\d{2})(\d{2})(\d{2})([a-z])([A-Z]?)\.dat\.bz2$/;
 
 export interface BlockedFile {
+  /** A stable number of the name (48 bits, unique among the blocked files), for the file's identity and random draws. */
+  key: number;
   radarId: number;
   filename: string;
   fileTypeId: number;
@@ -77,36 +82,52 @@ export function readBlocklist(dir: string): string[] {
     .filter((n) => n !== '');
 }
 
-/** The blacklisted files of the range [fromS, toS), sorted by start, radar and name. */
+/** A 48-bit number of a file name (two 32-bit string hashes), 1 or more. */
+export function nameKey(name: string): number {
+  return stringPart(name) * 65536 + (stringPart(`${name.length}:${[...name].reverse().join('')}`) & 0xffff) + 1;
+}
+
+/**
+ * The blacklisted files of the range [fromS, toS) (UTC midnights), sorted by start, radar and name.
+ * Radars count from their profile's first slot (`slotLo`) to their end: a radar operating past `toS`
+ * is taken as operating, so that `toS` only cuts the range.
+ */
 export function blockedFiles(names: string[], profiles: RadarProfile[], seed: number, fromS: number, toS: number): BlockedFile[] {
-  const active = profiles.filter((p) => p.slotHi > p.slotLo);
-  // Names are read against all radars (their shapes serve for re-dating); only active ones count as they are.
+  // Names are read against all radars (their shapes serve for re-dating); only radars with data count as they are.
   const byCode = new Map(profiles.map((p) => [p.radar.code, p.radar]));
   const byLetter = new Map(profiles.filter((p) => p.radar.letter).map((p) => [p.radar.letter!, p.radar]));
-  const profileOf = new Map(active.map((p) => [p.radar.id, p]));
+  const hasData = profiles.filter((p) => p.radar.code !== 'tst');
+  const profileOf = new Map(hasData.map((p) => [p.radar.id, p]));
   const parsed = names.map((n) => parseName(n, byCode, byLetter)).filter((p): p is Parsed => p !== null);
-  const inRange = (radar: Radar, t: number): boolean => {
-    const p = profileOf.get(radar.id);
-    return !!p && t >= Math.max(fromS, p.slotLo * SLOT_SECONDS) && t < Math.min(toS, p.slotHi * SLOT_SECONDS);
-  };
+  const operating = (p: RadarProfile, lo: number, hi: number): boolean =>
+    lo >= Math.max(fromS, p.slotLo * SLOT_SECONDS, p.radar.firstS) && hi <= (p.radar.endS ?? Infinity);
   const out = new Map<string, BlockedFile>();
   const add = (radar: Radar, name: string, dat: boolean, startS: number): void => {
-    if (!out.has(name)) out.set(name, { radarId: radar.id, filename: name, fileTypeId: dat ? FT_DAT : FT_RAWACF, startS });
+    if (!out.has(name)) out.set(name, { key: nameKey(name), radarId: radar.id, filename: name, fileTypeId: dat ? FT_DAT : FT_RAWACF, startS });
   };
-  for (const p of parsed) if (inRange(p.radar, p.startS)) add(p.radar, p.name, p.dat, p.startS);
+  const realDays = new Set<number>();
+  for (const p of parsed) {
+    const prof = profileOf.get(p.radar.id);
+    if (!prof || p.startS >= toS || !operating(prof, p.startS, p.startS + 1)) continue;
+    add(p.radar, p.name, p.dat, p.startS);
+    realDays.add(Math.floor(p.startS / DAY_SECONDS));
+  }
 
-  const wanted = Math.max(3, Math.round((toS - fromS) / 86_400));
   const datShapes = parsed.filter((p) => p.dat);
   const rawShapes = parsed.filter((p) => !p.dat);
-  for (let i = 0; out.size < wanted && i < wanted * 4 && active.length > 0; i++) {
-    const p = active[pick(active.length, seed, 3001, i)]!;
-    const slot = p.slotLo + pick(p.slotHi - p.slotLo, seed, 3002, i);
-    const startS = slot * SLOT_SECONDS + pick(3, seed, 3003, i) * 60 + pick(20, seed, 3004, i);
-    const dat = startS < RAWACF_ERA_S;
-    if (dat && !p.radar.letter) continue;
+  for (let day = Math.ceil(fromS / DAY_SECONDS); (day + 1) * DAY_SECONDS <= toS; day++) {
+    if (realDays.has(day)) continue;
+    const dayS = day * DAY_SECONDS;
+    const dat = dayS < RAWACF_ERA_S;
     const shapes = dat ? datShapes : rawShapes;
-    if (shapes.length === 0) continue;
-    add(p.radar, redate(shapes[pick(shapes.length, seed, 3005, i)]!, p.radar, startS), dat, startS);
+    const candidates = hasData.filter((p) => operating(p, dayS, dayS + DAY_SECONDS) && (!dat || p.radar.letter));
+    if (shapes.length === 0 || candidates.length === 0) continue;
+    const radar = candidates[pick(candidates.length, seed, 3001, day)]!.radar;
+    const startS = dayS + pick(SLOTS_PER_DAY, seed, 3002, day) * SLOT_SECONDS + pick(3, seed, 3003, day) * 60 + pick(20, seed, 3004, day);
+    add(radar, redate(shapes[pick(shapes.length, seed, 3005, day)]!, radar, startS), dat, startS);
   }
-  return [...out.values()].sort((a, b) => a.startS - b.startS || a.radarId - b.radarId || (a.filename < b.filename ? -1 : 1));
+  const files = [...out.values()].sort((a, b) => a.startS - b.startS || a.radarId - b.radarId || (a.filename < b.filename ? -1 : 1));
+  const keys = new Set(files.map((f) => f.key));
+  if (keys.size !== files.length) throw new Error('radar demo: two blocklisted names share a name key');
+  return files;
 }

@@ -35,7 +35,8 @@ export async function buildFileDetails(db: SqlSession): Promise<void> {
         ${kafter('CASE WHEN c.prerange THEN ls.send_s ELSE c.fend END')} AS k_a,
         CASE WHEN c.cid > 0 AND NOT c.prerange AND ls.send_s IS NOT NULL THEN ${kafter('ls.send_s')} END AS k_old
       FROM cand c JOIN radar_params p ON p.r = c.r
-      LEFT JOIN late_slots ls ON c.cid > 0 AND ls.r = c.r AND ls.s = c.fk // 8
+      -- equality only (a hash join): blocklisted extra files have negative keys, so they match no slot
+      LEFT JOIN late_slots ls ON ls.r = c.r AND ls.s = c.fk // 8
     ), b AS (
       SELECT *,
         CASE WHEN v_tail < 0.0006 THEN floor(u(r, fk, 103, 0) * 55)
@@ -74,16 +75,19 @@ export async function buildFileDetails(db: SqlSession): Promise<void> {
 
 /**
  * Table `files_sorted` and view `files_out`: the kept files (those that arrived by the snapshot
- * instant), stored in id order (start, radar, name). Row ids are the file ids minus one and scans
- * return rows in insertion order, so writing the big tables needs no further sort.
+ * instant), stored in id order. File ids follow the first arrival (the first transfer that brought
+ * the file, by transfer id, then start and name), as a mirror numbers records when it creates
+ * them: a file that arrives after an earlier snapshot's instant, even one of an earlier day, gets an
+ * id above all the files that snapshot holds, whose ids never change. Row ids are the file ids minus
+ * one and scans return rows in insertion order, so writing the big tables needs no further sort.
  */
 export async function buildFilesOut(db: SqlSession): Promise<void> {
   await db.run(`CREATE OR REPLACE TABLE files_sorted AS
-    WITH kept AS (SELECT cid, max(t_end) AS arrival FROM inst GROUP BY cid)
-    SELECT f.*, kept.arrival,
+    WITH kept AS (SELECT cid, min(transfer_id) AS first_transfer, max(t_end) AS arrival FROM inst GROUP BY cid)
+    SELECT f.*, kept.first_transfer, kept.arrival,
       -- the channel chain a file belongs to, for coverage: its channel, or itself when blacklisted
       CASE WHEN f.blocked THEN -abs(f.cid) ELSE (f.cid % 4294967296) // 4 % 8 END AS chain
-    FROM fc f JOIN kept USING (cid) ORDER BY f.fstart, f.r, f.filename`);
+    FROM fc f JOIN kept USING (cid) ORDER BY kept.first_transfer, f.fstart, f.filename`);
   await db.run('DROP TABLE fc');
   await db.run('CREATE OR REPLACE VIEW files_out AS SELECT rowid + 1 AS id, * FROM files_sorted');
 }

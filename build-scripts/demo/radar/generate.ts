@@ -7,11 +7,19 @@
  * inside DuckDB from integer ranges with hash-based pseudo-random numbers (random.ts), so every
  * row is a pure function of (seed, radar, slot, ...) and 30 years stream to Parquet with bounded
  * memory (a file-backed working database that spills to a temporary folder).
+ *
+ * The snapshot instant (`takenAt`) only cuts: what has happened by then (a file has started, a
+ * transfer has ended, a late batch has been sent) is in, the rest is not, and ids follow the order
+ * in which the mirror records things (transfers by their end, files by their first arrival,
+ * coverage intervals by their creation). So the snapshot of one more day, from the same `from`
+ * and seed, holds every row of this one with the same id and values, but for the changes a day
+ * brings to earlier rows: a radar's latest_data, a file's last_updated when it arrives again, a
+ * coverage interval that grows or merges into an older one (test/integration/demo-prefix.test.ts).
  */
 import { RADAR_TABLES } from '../../../core/snapshot/radar-tables.ts';
 import type { DemoOptions } from '../options.ts';
 import { blockedFiles, readBlocklist } from './blocklist.ts';
-import { temporalCoverageSql } from './coverage.ts';
+import { buildCoverage, temporalCoverageSql } from './coverage.ts';
 import { buildFileDetails, buildFilesOut, filesSql } from './file-details.ts';
 import { FILE_MACROS, buildCandidates, buildSlots } from './files.ts';
 import { lateSlots } from './late-files.ts';
@@ -56,9 +64,9 @@ export async function generateRadarDemo(o: DemoOptions): Promise<void> {
     await db.load('radar_params', PROFILE_COLUMNS, profiles.map(profileRow));
     await db.load('late_slots', [['r', 'BIGINT'], ['s', 'BIGINT'], ['send_s', 'BIGINT']], late.map((l) => [l.radarId, l.slot, l.sendS]));
     await db.load('blocked', [['cid', 'BIGINT'], ['r', 'BIGINT'], ['filename', 'VARCHAR'], ['ft', 'BIGINT'], ['fstart', 'BIGINT']],
-      blocked.map((b, i) => [-(i + 1), b.radarId, b.filename, b.fileTypeId, b.startS]));
+      blocked.map((b) => [-b.key, b.radarId, b.filename, b.fileTypeId, b.startS]));
     for (const [t, n] of await writeLookupTables(db, ref, o.outDir)) say(`${t}: ${n} rows`);
-    await loadRadarsBase(db, ref, toS);
+    await loadRadarsBase(db, ref, fromS, toS);
 
     await buildSlots(db);
     await buildCandidates(db);
@@ -66,6 +74,7 @@ export async function generateRadarDemo(o: DemoOptions): Promise<void> {
     say(`generated ${await count(db, 'fc')} candidate files (${blocked.length} blocklisted, ${late.length} late slots)`);
     await buildTransfers(db, toS);
     await buildFilesOut(db);
+    await buildCoverage(db);
 
     const big: [string, string][] = [
       ['radars', radarsSql()],

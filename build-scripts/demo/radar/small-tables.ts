@@ -49,14 +49,16 @@ export async function writeLookupTables(db: SqlSession, ref: ReferenceData, outD
 /**
  * Table `radars_base`: every radar with its position, field of view, hdw file and first/fallback
  * last data instants (seconds). earliest_data is the radar's real first day, null when that is not
- * before the snapshot; latest_data is its last file's end, or without files in the snapshot the
- * end of its operating period or the snapshot instant, whichever is first (null for the test
- * radar, which never produced data).
+ * before the snapshot; latest_data is its last file's end, but not before the data the mirror held
+ * before the generated range: the end of the radar's operating period, or, for a radar still
+ * operating, the start of the range (or its first day, when later). Null for the test radar, which
+ * never produced data. A radar without files in the range (a long outage) so keeps one latest_data
+ * from snapshot to snapshot, until its files come again.
  */
-export async function loadRadarsBase(db: SqlSession, ref: ReferenceData, toS: number): Promise<void> {
+export async function loadRadarsBase(db: SqlSession, ref: ReferenceData, fromS: number, toS: number): Promise<void> {
   const rows: Cell[][] = ref.radars.map((r) => {
     const online = r.firstS < toS;
-    const fallbackLatest = online && r.code !== 'tst' ? Math.min(r.endS ?? toS, toS) : null;
+    const fallbackLatest = online && r.code !== 'tst' ? Math.min(r.endS ?? Infinity, Math.max(fromS, r.firstS)) : null;
     return [
       r.id, r.stid, r.name, r.code, r.letter, r.latitude, r.longitude, fieldOfView(r.hdw),
       ref.instituteId.get(r.institute)!, `/sddata/hdw/${r.hdwFileName}`, r.hdwSha1,
@@ -75,7 +77,7 @@ export function radarsSql(): string {
   return `SELECT b.id, b.radar_id, b.radar_name, b.radar_code, b.radar_short_code, b.latitude, b.longitude, b.field_of_view,
       b.institute_id, b.hdw_file_path, b.hdw_checksum,
       CASE WHEN b.earliest_s IS NULL THEN NULL ELSE ${tsSql('b.earliest_s')} END AS earliest_data,
-      CASE WHEN coalesce(f.last_end, b.latest_s) IS NULL THEN NULL ELSE ${tsSql('coalesce(f.last_end, b.latest_s)')} END AS latest_data,
+      CASE WHEN b.latest_s IS NULL THEN NULL ELSE ${tsSql('greatest(coalesce(f.last_end, b.latest_s), b.latest_s)')} END AS latest_data,
       b.status_flag
     FROM radars_base b LEFT JOIN (SELECT r, max(fend) AS last_end FROM files_out GROUP BY r) f ON f.r = b.id
     ORDER BY b.id`;

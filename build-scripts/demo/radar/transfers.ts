@@ -10,6 +10,7 @@
  * year before 2023), with log-normal spread. 2 % of transfers report an error (they bring fewer
  * files: see file-details.ts). The data come from the radar's institute or, for some transfers,
  * through another mirror node (University of Saskatchewan or British Antarctic Survey).
+ * Transfer ids follow the end (then radar and k): the mirror records a transfer when it finishes.
  */
 import { transferLogPathSql, tsSql } from './file-names.ts';
 import { logChecksumSql } from './file-content.ts';
@@ -46,8 +47,10 @@ export async function buildTransfers(db: SqlSession, toS: number): Promise<void>
       FROM b
     )
     SELECT r, k, code, t_start, t_start + duration AS t_end, duration, size, size // duration AS rate, method_id, is_error, institute_id
-    FROM c WHERE t_start + duration <= ${toS} ORDER BY t_start, r`);
-  // Stored in id order: transfer id = row id + 1.
+    FROM c WHERE t_start + duration <= ${toS} ORDER BY t_end, r, k`);
+  // Stored in id order: transfer id = row id + 1. A transfer is recorded when it ends, so ids follow the
+  // end: those that ended by an earlier snapshot's instant keep their ids, and a transfer running at that
+  // instant gets its id when it ends, after them.
   await db.run(`CREATE OR REPLACE TABLE inst AS
     SELECT i.cid, t.rowid + 1 AS transfer_id, i.st, t.t_end FROM inst_raw i JOIN tr t ON t.r = i.r AND t.k = i.k`);
   await db.run('DROP TABLE inst_raw');

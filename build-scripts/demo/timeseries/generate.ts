@@ -6,7 +6,9 @@
  * table of the contract and the configuration files under `config/`.
  *
  * Deterministic: the network is fixed, and every value is a hash of (seed, keys, instant), so the
- * same options give the same bytes. Size: about 30,000 values per day (see `valuesPerDay`), so
+ * same options give the same bytes. Prefix-stable: nothing depends on the length of the period but
+ * where it ends (sensor lives, outages and warning-level revisions are fixed times after `from`),
+ * so the snapshot of one more day holds every row of this one, unchanged, plus the new day's. Size: about 30,000 values per day (see `valuesPerDay`), so
  * 10^8 observations need about 3,400 days (`daysForObservations`); memory stays bounded because
  * DuckDB streams the values to disk (see observations.ts).
  */
@@ -40,7 +42,7 @@ export async function generateTimeseriesDemo(o: DemoOptions): Promise<void> {
   const t0 = performance.now();
   const network = buildNetwork();
   const fromMs = o.from.getTime();
-  const perDay = valuesPerDay(network);
+  const perDay = valuesPerDay(network, o.days);
   o.log(
     `timeseries: ${network.stations.length} stations, ${network.series.length} timeseries, ${o.days} days from ${o.from.toISOString().slice(0, 10)}: ` +
       `about ${Math.round(perDay * o.days * (1 - GAP_SHARE)).toLocaleString('en')} observations (10^8 take about ${daysForObservations(1e8)} days)`,

@@ -51,10 +51,13 @@ export interface SeriesDef {
   /** Hash key of the series. */
   key: number;
   site: Site;
-  /** Fraction of the period before the first value (a sensor commissioned later); default 0. */
-  activeFrom?: number;
-  /** Fraction of the period after which no value comes (a sensor taken out of service); default 1. */
-  activeTo?: number;
+  /**
+   * Days from the start of the data (`from`) to the first value: a sensor commissioned later; default 0.
+   * A fixed time after `from`, not a share of the period, so a snapshot of one more day holds the same values.
+   */
+  activeFromDays?: number;
+  /** Days from the start of the data to the end of the values: a sensor taken out of service; default never. */
+  activeToDays?: number;
   /** The series has no observations at all (announced, not yet delivering). */
   empty?: boolean;
 }
@@ -139,9 +142,9 @@ function procedureFor(phenomenon: PhenomenonKey, stationKey: number): string {
 }
 
 /** Series with a special life: commissioned late, taken out of service, or without data yet. */
-const LIFECYCLE: Record<string, Pick<SeriesDef, 'activeFrom' | 'activeTo' | 'empty'>> = {
-  ts_eindhoven_pm10: { activeFrom: 0.4 },
-  ts_wittenberg_elbe_water_temperature: { activeTo: 0.7 },
+export const LIFECYCLE: Record<string, Pick<SeriesDef, 'activeFromDays' | 'activeToDays' | 'empty'>> = {
+  ts_eindhoven_pm10: { activeFromDays: 3.2 },
+  ts_wittenberg_elbe_water_temperature: { activeToDays: 5.6 },
   ts_brocken_relative_humidity: { empty: true },
 };
 
@@ -242,7 +245,20 @@ export function warningLevel(g: Gauge, level: number): number {
   return Math.round((g.mw + (0.4 + 0.2 * level) * floodRange(g)) / 10) * 10;
 }
 
-/** Values per day of the network before gaps: each series' values per day times the share of the period it is active. */
-export function valuesPerDay(n: Network): number {
-  return n.series.filter((s) => !s.empty).reduce((sum, s) => sum + ((24 * 60) / s.stepMinutes) * ((s.activeTo ?? 1) - (s.activeFrom ?? 0)), 0);
+/** Days of a period of `days` days that a series has values in (its active life within the period). */
+export function activeDays(s: SeriesDef, days: number): number {
+  if (s.empty) return 0;
+  return Math.max(0, Math.min(days, s.activeToDays ?? Infinity) - Math.min(days, s.activeFromDays ?? 0));
+}
+
+/**
+ * Values per day of the network before gaps over a period of `days` days: each series' values per day times
+ * the share of the period it is active. Without `days`, the long-run rate (series commissioned late count in
+ * full, series taken out of service not at all).
+ */
+export function valuesPerDay(n: Network, days?: number): number {
+  return n.series.reduce((sum, s) => {
+    const share = days === undefined ? (s.empty || s.activeToDays !== undefined ? 0 : 1) : activeDays(s, days) / days;
+    return sum + ((24 * 60) / s.stepMinutes) * share;
+  }, 0);
 }

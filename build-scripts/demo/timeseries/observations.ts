@@ -25,11 +25,15 @@ export interface ObservationContext {
 
 export const NULL_PROBABILITY = 0.0005;
 
-/** Index range [start, end) of the instants `from + k * step` a series has values at (its active life). */
+/**
+ * Index range [start, end) of the instants `from + k * step` a series has values at: its active life (fixed
+ * times after `from`) cut at the end of the period, so one more day only adds instants.
+ */
 export function instantRange(s: SeriesDef, days: number): [number, number] {
   if (s.empty) return [0, 0];
-  const n = (days * 24 * 60) / s.stepMinutes;
-  return [Math.ceil((s.activeFrom ?? 0) * n), Math.floor((s.activeTo ?? 1) * n)];
+  const perDay = (24 * 60) / s.stepMinutes;
+  const end = Math.floor(days * perDay);
+  return [Math.min(end, Math.ceil((s.activeFromDays ?? 0) * perDay)), Math.min(end, Math.floor((s.activeToDays ?? Infinity) * perDay))];
 }
 
 /** The SELECT producing one series' rows (timeseries_id, timestamp, value), ordered by timestamp; null for a series without values. */

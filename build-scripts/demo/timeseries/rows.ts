@@ -4,8 +4,9 @@
  *
  * Reference values are the flood warning levels (Meldestufen) 1 to 3 of every water level
  * series, stored as change points (see the contract): one row at the first instant of the data,
- * and, for a third of the gauges (chosen by hash), a revision in the middle of the period (at a
- * UTC midnight) that moves all three levels of the gauge by +20 or -10 cm.
+ * and, for a third of the gauges (chosen by hash), a revision at UTC midnight REVISION_DAYS
+ * after the first instant (in the snapshots that reach it: a fixed time, so one more day never
+ * moves it) that moves all three levels of the gauge by +20 or -10 cm.
  */
 import { TIMESERIES_TABLES } from '../../../core/snapshot/timeseries-tables.ts';
 import type { TableSpec } from '../../../core/snapshot/table-schema.ts';
@@ -18,11 +19,14 @@ export interface Step {
   value: number;
 }
 
-/** The change points of a reference value. */
+/** Days from the first instant of the data to the revision of the revised warning levels. */
+export const REVISION_DAYS = 4;
+
+/** The change points of a reference value within a period of `days` days. */
 export function refValueSteps(r: RefValueDef, fromMs: number, days: number): Step[] {
   const h = fnv1a(r.timeseriesId);
   const steps: Step[] = [{ timestamp: fromMs, value: r.base }];
-  if (h % 3 === 0 && days >= 2) steps.push({ timestamp: fromMs + Math.floor(days / 2) * 86_400_000, value: r.base + ((h >>> 4) % 2 ? 20 : -10) });
+  if (h % 3 === 0 && REVISION_DAYS < days) steps.push({ timestamp: fromMs + REVISION_DAYS * 86_400_000, value: r.base + ((h >>> 4) % 2 ? 20 : -10) });
   return steps;
 }
 
