@@ -44,7 +44,7 @@ describe('static tree equals live endpoint', () => {
       if (r.status !== 200 || !r.body.equals(readFileSync(file))) mismatches.push(`${request}: live ${r.status} ${r.text.slice(0, 120)}`);
     });
     expect(mismatches.slice(0, 10)).toEqual([]);
-  }, 180_000);
+  }, 420_000);
 
   test('a parameter-free request answers the static file', async () => {
     for (const path of ['/files', '/transferred/files/alarm', '/radars/1', '/metadata/transfer/logs']) {
