@@ -81,12 +81,17 @@ function idFiles(): IdFiles[] {
   return out;
 }
 
-/** `(k, c)`: every id and its file's whole text, as writeIdFiles writes it (bodies.ts joinBatch), built in SQL. */
-function idContentSql(ctx: RadarTreeContext, route: RadarRoute, v: Variant): SqlFragment {
+/**
+ * `(k, c)`: every id (or those `keys` selects) and its file's whole text, as writeIdFiles writes it
+ * (bodies.ts joinBatch), built in SQL. The key filter comes before the texts are made, so a few changed
+ * files cost a few texts.
+ */
+function idContentSql(ctx: RadarTreeContext, route: RadarRoute, v: Variant, keys?: string): SqlFragment {
   const { format, frame } = recordFrame(route, v);
   const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION, ordinal: true }, ctx.facts);
   const [open, term, sep, close] = [frame.open, frame.terminator, frame.separator, frame.close].map(sqlString);
-  return { sql: `SELECT k, ${open} || coalesce(string_agg(t || ${term}, ${sep} ORDER BY rn), '') || ${close} AS c FROM (${q.sql}) GROUP BY k`, params: q.params };
+  const only = keys === undefined ? '' : ` WHERE k IN (${keys})`;
+  return { sql: `SELECT k, ${open} || coalesce(string_agg(t || ${term}, ${sep} ORDER BY rn), '') || ${close} AS c FROM (${q.sql})${only} GROUP BY k`, params: q.params };
 }
 
 /** Hashes every id file in SQL into the tree state and compares them with the base tree's. */
@@ -125,8 +130,8 @@ async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Vari
 async function writeIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: string | undefined): Promise<void> {
   const path = (k: bigint) => `${f.prefix}${k}${f.suffix}`;
   if (changedKeys !== undefined) {
-    const q = idContentSql(ctx, f.route, f.v);
-    for await (const batch of streamKeyedText(ctx.conn, { sql: `SELECT k, c AS t FROM (${q.sql}) WHERE k IN (${changedKeys})`, params: q.params })) {
+    const q = idContentSql(ctx, f.route, f.v, changedKeys);
+    for await (const batch of streamKeyedText(ctx.conn, { sql: `SELECT k, c AS t FROM (${q.sql})`, params: q.params })) {
       for (let i = 0; i < batch.keys.length; i++) ctx.writer.writeDecided(path(batch.keys[i]!), batch.texts[i] ?? '');
     }
     return;
