@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
 import type { CatalogueFacts } from '../core/radar/queries.ts';
 import { HttpError } from '../core/http/errors.ts';
 import type { SnapshotManifest } from '../core/snapshot/table-schema.ts';
@@ -55,6 +55,27 @@ function tooBusy(): HttpError {
 }
 
 let pools = 0;
+
+/** Statements prepared on a connection, by SQL text; the oldest is dropped past 64. */
+const PREPARED = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+
+async function preparedStatement(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+  let cache = PREPARED.get(conn);
+  if (!cache) PREPARED.set(conn, (cache = new Map()));
+  let ps = cache.get(sql);
+  if (ps) {
+    cache.delete(sql);
+  } else {
+    ps = await conn.prepare(sql);
+    if (cache.size >= 64) {
+      const [oldest, old] = cache.entries().next().value!;
+      cache.delete(oldest);
+      old.destroySync();
+    }
+  }
+  cache.set(sql, ps);
+  return ps;
+}
 
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[] = [];
@@ -112,11 +133,21 @@ export class ConnectionPool {
       c.interrupt();
     }, this.queryTimeoutMs);
     // Past the limit, a query started after the interrupt (a request of several queries) fails too.
+    // Parameterised `stream` and `run` go through statements prepared once per connection (preparing is most of
+    // a small query's time: bbox on radars 1.8 ms prepared per request, 0.7 ms re-bound).
     const guarded = new Proxy(c, {
       get(target, key) {
         const v = Reflect.get(target, key, target) as unknown;
         if (typeof v !== 'function') return v;
         if (timedOut) return () => Promise.reject(new Error('INTERRUPT Error: Interrupted! (time limit)'));
+        if (key === 'stream' || key === 'run') {
+          return async (sql: string, values?: Record<string, DuckDBValue>) => {
+            if (values === undefined) return (v as (sql: string) => Promise<unknown>).call(target, sql);
+            const ps = await preparedStatement(target, sql);
+            ps.bind(values);
+            return key === 'stream' ? ps.stream() : ps.run();
+          };
+        }
         return (v as (...a: unknown[]) => unknown).bind(target);
       },
     });
@@ -143,7 +174,11 @@ export class ConnectionPool {
   }
 
   close(): void {
-    for (const c of this.idle) c.closeSync();
+    for (const c of this.idle) {
+      for (const ps of PREPARED.get(c)?.values() ?? []) ps.destroySync();
+      PREPARED.delete(c);
+      c.closeSync();
+    }
     this.instance.closeSync();
   }
 }
