@@ -16,9 +16,8 @@
  * (core/radar/record-sql.ts), so the bytes can match. `props` is the faster by far (about 1,800 against 300
  * pages/s here): the ratio is taken against it, though at 30 years it could not run (memory).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
@@ -28,7 +27,8 @@ import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { VARIANTS, type Variant } from '../core/radar/static-tree.ts';
 import { all, openDuckDB } from '../lib/duckdb.ts';
 import { WORK } from './radar.ts';
-import { median, rssOf } from './stats.ts';
+import { median, runSampled } from './stats.ts';
+import { listFiles } from '../build-scripts/lib/site-files.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const ASTRO_BIN = join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs');
@@ -185,64 +185,13 @@ export default defineConfig({
   return { stamps, outDir: join(dir, 'dist') };
 }
 
-/** Resident set of a process and its descendants, in MB (0 once it has gone). */
-export function treeRssMb(pid: number): { rssMb: number; hwmMb: number } {
-  let rssMb = 0;
-  let hwmMb = 0;
-  const visit = (p: number) => {
-    try {
-      const r = rssOf(p);
-      rssMb += r.rssMb;
-      hwmMb = Math.max(hwmMb, r.peakMb);
-      for (const task of readdirSync(`/proc/${p}/task`)) {
-        for (const c of readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) visit(Number(c));
-      }
-    } catch {
-      /* gone meanwhile */
-    }
-  };
-  visit(pid);
-  return { rssMb, hwmMb };
-}
-
-/**
- * Runs `node args` in `cwd` and samples the resident set of it and its children every 50 ms (and the root's
- * high-water mark, which catches a peak between two samples). Fails when the process does.
- */
-export async function runSampled(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ seconds: number; peakRssMb: number; stderr: string }> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + String(d)).slice(-20_000)));
-  let peak = 0;
-  const sample = () => {
-    const r = treeRssMb(child.pid!);
-    peak = Math.max(peak, r.rssMb, r.hwmMb);
-  };
-  const sampler = setInterval(sample, 50);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearInterval(sampler);
-  if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
-  return { seconds: (performance.now() - t0) / 1000, peakRssMb: peak, stderr };
-}
-
-/** Every file under `dir`, relative. */
-function listFiles(dir: string, rel = '', out: string[] = []): string[] {
-  for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) listFiles(dir, r, out);
-    else out.push(r);
-  }
-  return out;
-}
-
 export async function astroRun(dir: string, db: string, maxId: bigint, ids: number, access: AstroDataAccess, snapcatSite: string): Promise<AstroRun> {
   const expectedPages = ids * ID_VARIANTS.length;
   const { stamps, outDir } = writeAstroProject(dir, db, maxId, access);
   execFileSync('sync');
   const r = await runSampled([ASTRO_BIN, 'build', '--silent'], dir, { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' });
   const st = JSON.parse(readFileSync(stamps, 'utf8')) as { firstPaths: number; lastGet: number; gets: number };
-  const written = listFiles(join(outDir, FILES_DIR));
+  const written = await listFiles(join(outDir, FILES_DIR));
   if (written.length !== expectedPages || st.gets !== expectedPages) throw new Error(`astro (${access}) wrote ${written.length} pages (${st.gets} GETs), expected ${expectedPages}`);
   const mismatches: string[] = [];
   for (const f of written) {

@@ -15,8 +15,8 @@ import { build } from '../build-scripts/build.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
 import { all, openDuckDB } from '../lib/duckdb.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
-import { runSampled, treeRssMb } from './astro-pages.ts';
 import { startEndpointProcess, WORK } from './radar.ts';
+import { runSampled, treeRssMb } from './stats.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 

@@ -1,5 +1,7 @@
 /** Small statistics and process probes for the benchmark scripts. */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -17,4 +19,45 @@ export function rssOf(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** Resident set of a process and its descendants, in MB (0 once it has gone). */
+export function treeRssMb(pid: number): { rssMb: number; hwmMb: number } {
+  let rssMb = 0;
+  let hwmMb = 0;
+  const visit = (p: number) => {
+    try {
+      const r = rssOf(p);
+      rssMb += r.rssMb;
+      hwmMb = Math.max(hwmMb, r.peakMb);
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        for (const c of readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) visit(Number(c));
+      }
+    } catch {
+      /* gone meanwhile */
+    }
+  };
+  visit(pid);
+  return { rssMb, hwmMb };
+}
+
+/**
+ * Runs `node args` in `cwd` and samples the resident set of it and its children every 50 ms (and the root's
+ * high-water mark, which catches a peak between two samples). Fails when the process does.
+ */
+export async function runSampled(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ seconds: number; peakRssMb: number; stderr: string }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + String(d)).slice(-20_000)));
+  let peak = 0;
+  const sample = () => {
+    const r = treeRssMb(child.pid!);
+    peak = Math.max(peak, r.rssMb, r.hwmMb);
+  };
+  const sampler = setInterval(sample, 50);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
+  return { seconds: (performance.now() - t0) / 1000, peakRssMb: peak, stderr };
 }

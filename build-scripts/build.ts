@@ -32,6 +32,7 @@ import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
 import { buildRadar } from './radar/build-radar.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
+import { tableReadSql } from './snapshot/files.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
 import { buildSite as buildSiteNow } from './site.ts';
 import { openApiDocument, OPENAPI_PATH } from '../core/openapi/document.ts';
@@ -119,10 +120,10 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
           await API_BUILDERS[api]!({
             conn,
             manifest: snap.manifest,
-            tableFile: (t) => {
-              const info = snap.tables[t];
-              if (!info) throw new Error(`table ${t} was not validated`);
-              return info.file;
+            tableSql: (t) => {
+              const source = snap.sources[t];
+              if (!source) throw new Error(`table ${t} was not validated`);
+              return tableReadSql(source);
             },
             snapshotDir: snap.dir,
             dataDir,

@@ -5,6 +5,7 @@
  * stopped by its own pid. PostgreSQL refuses to run as root: when this process is root, initdb and postgres
  * run as the `postgres` user (`runuser`), which then owns the folder.
  */
+import { aptInstall, whyNoApt } from './debian.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,23 +43,10 @@ function versionOf(bin: string): string {
 export function ensurePostgres(): PostgresBinaries {
   const found = findPostgres();
   if (found) return { bin: found, version: versionOf(found), how: 'found' };
-  if (process.getuid?.() !== 0) throw new Error('PostgreSQL is not installed, and installing it (apt-get install postgresql) needs root');
-  if (!existsSync('/usr/bin/apt-get')) throw new Error('PostgreSQL is not installed, and this machine has no apt-get to install it from Debian packages');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' };
-  const apt = (args: string[]) => spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=180', ...args], { encoding: 'utf8', env, timeout: 600_000 });
-  const log: string[] = [];
-  for (const update of [false, true]) {
-    if (update) {
-      const u = apt(['update', '-qq']);
-      log.push(`apt-get update: exit ${u.status}\n${u.stderr.slice(-1000)}`);
-    }
-    const cmd = ['install', '-y', '--no-install-recommends', 'postgresql', 'postgresql-contrib'];
-    const r = apt(cmd);
-    log.push(`apt-get ${cmd.join(' ')}: exit ${r.status}\n${r.stderr.slice(-1000)}`);
-    const bin = findPostgres();
-    if (r.status === 0 && bin) return { bin, version: versionOf(bin), how: `apt-get ${cmd.join(' ')}` };
-  }
-  throw new Error(`PostgreSQL is missing and could not be installed from Debian packages:\n${log.join('\n')}`);
+  const cannot = whyNoApt('PostgreSQL', 'postgresql');
+  if (cannot) throw new Error(cannot);
+  const { path, how } = aptInstall('PostgreSQL', [['postgresql', 'postgresql-contrib']], findPostgres, 600_000);
+  return { bin: path, version: versionOf(path), how };
 }
 
 /** Settings for this machine (24 GiB, 2 cores): a read-mostly server, loaded without durability. */

@@ -8,8 +8,8 @@ import type { TreeWriter } from './tree-writer.ts';
 export interface ApiBuildContext {
   conn: DuckDBConnection;
   manifest: SnapshotManifest;
-  /** Absolute path of a validated table's Parquet file. */
-  tableFile: (table: string) => string;
+  /** `read_parquet(...)` over a validated table (its file, or its partitioned folder's files). */
+  tableSql: (table: string) => string;
   /** Snapshot folder (for configuration files beside the tables). */
   snapshotDir: string;
   /** Folder for the endpoint's databases. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { run, sqlString } from '../../lib/duckdb.ts';
 import type { ApiBuildContext } from '../lib/api-build.ts';
 import { buildCatalogueDb, readCatalogueFacts } from './catalogue-db.ts';
-import { countRadarTreeFiles, writeRadarTree } from './write-tree.ts';
+import { writeRadarTree } from './write-tree.ts';
 
 export const RADAR_DB_FILE = 'radarnet-mirror-v3.duckdb';
 
@@ -12,11 +12,9 @@ export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
   await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, RADAR_DB_FILE))} AS radar_catalogue`);
   await run(conn, 'USE radar_catalogue');
   try {
-    await buildCatalogueDb(conn, ctx.tableFile, (name) => progress.begin(`radar database: ${name}`), ctx.partitioned ? ctx.dataDir : undefined);
+    await buildCatalogueDb(conn, ctx.tableSql, (name) => progress.begin(`radar database: ${name}`), ctx.partitioned ? ctx.dataDir : undefined);
     const facts = await readCatalogueFacts(conn);
     if (ctx.writeTree) {
-      progress.begin('radar tree: counting files');
-      progress.totalFiles += await countRadarTreeFiles(conn);
       await writeRadarTree({ conn, facts, writer: ctx.writer, progress, state: ctx.state });
     }
     await run(conn, 'CHECKPOINT');

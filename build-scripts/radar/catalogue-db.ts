@@ -20,7 +20,6 @@ import type { CatalogueFacts } from '../../core/radar/queries.ts';
 import { RESOURCES, type Resource } from '../../core/radar/resources.ts';
 import { all, run, sqlString } from '../../lib/duckdb.ts';
 import { assertNoHiveKeys } from '../../lib/hive.ts';
-import { tableReadSql } from '../snapshot/files.ts';
 
 /**
  * The catalogue tables in build order, as SQL: `p(name)` reads a snapshot table, `x(name)` a catalogue table
@@ -123,11 +122,10 @@ async function writePartitioned(conn: DuckDBConnection, r: Resource, sql: string
  */
 export async function buildCatalogueDb(
   conn: DuckDBConnection,
-  parquet: (table: string) => string,
+  p: (table: string) => string,
   onTable: (name: string) => void,
   partitioned?: string,
 ): Promise<void> {
-  const p = (name: string) => tableReadSql(parquet(name));
   const x = (name: string) => (partitioned && PARTITIONED_RESOURCES.has(name) ? `(SELECT * EXCLUDE (year, radar) FROM ${name})` : name);
   if (partitioned) {
     assertNoHiveKeys(partitioned);

@@ -24,7 +24,7 @@ export interface RadarTreeContext {
   state: TreeState;
 }
 
-/** How many files the tree will have, for the progress line. */
+/** How many files the tree has (for extrapolating from a catalogue whose tree is not built). */
 export async function countRadarTreeFiles(conn: DuckDBConnection): Promise<number> {
   let n = 0;
   for (const route of RADAR_ROUTES) {
@@ -175,6 +175,9 @@ async function linkIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: strin
 export async function writeRadarTree(ctx: RadarTreeContext): Promise<void> {
   const files = idFiles();
   const changes = await hashIdFiles(ctx, files);
+  // the files this build writes, for the progress line: the changed id files, and the collections and docs
+  const whole = RADAR_ROUTES.filter((r) => !r.path.endsWith('/:id')).reduce((n, r) => n + routeVariants(r).length, 0);
+  ctx.progress.totalFiles += whole + [...changes.values()].reduce((n, c) => n + c.changed, 0);
   for (const route of RADAR_ROUTES) {
     ctx.progress.begin(`radar tree: ${route.path}`);
     for (const v of routeVariants(route)) {

@@ -119,11 +119,17 @@ export async function openTables(
   return { tables, problems };
 }
 
+/** Where a table's rows are, from its `<name>.parquet` file or `<name>/` folder (listed once). */
+export function tableSource(file: string): TableSource {
+  if (!statSync(file).isDirectory()) return { file, partitioned: false, files: [file] };
+  return { file, partitioned: true, files: parquetFilesBelow(file) };
+}
+
 /**
- * `read_parquet(...)` over a table of a validated snapshot (ValidSnapshot.tables[name].file), for the build's SQL:
- * its file, or its folder's files (listed, as validation read them) with hive partitioning.
+ * `read_parquet(...)` over a table (a validated snapshot's ValidSnapshot.tables[name]), for the build's SQL:
+ * its file, or its folder's files, as validation listed them, with hive partitioning.
  */
-export function tableReadSql(file: string): string {
-  if (!statSync(file).isDirectory()) return `read_parquet(${sqlString(file)}, hive_partitioning = false)`;
-  return `read_parquet([${parquetFilesBelow(file).map(sqlString).join(', ')}], hive_partitioning = true)`;
+export function tableReadSql(table: TableSource): string {
+  if (!table.partitioned) return `read_parquet(${sqlString(table.file)}, hive_partitioning = false)`;
+  return `read_parquet([${table.files.map(sqlString).join(', ')}], hive_partitioning = true)`;
 }

@@ -13,8 +13,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { all, openDuckDB, sqlString } from '../../lib/duckdb.ts';
-import { hiveKeysIn, parquetFilesBelow } from '../../lib/hive.ts';
-import { tableReadSql } from './files.ts';
+import { hiveKeysIn } from '../../lib/hive.ts';
+import { tableReadSql, tableSource } from './files.ts';
+import type { TableSource } from './sql.ts';
 import { ident } from './sql.ts';
 
 export const PARTITION_KEYS = ['year', 'radar'] as const;
@@ -76,9 +77,8 @@ async function tablePath(dir: string, name: string): Promise<string> {
 }
 
 /** `alias.* EXCLUDE (...)`: a table's own columns, without the partition keys of a partitioned input. */
-async function ownColumns(path: string, alias: string): Promise<string> {
-  const isFolder = await stat(path).then((s) => s.isDirectory());
-  const keys = isFolder ? [...new Set(parquetFilesBelow(path).flatMap(hiveKeysIn))] : [];
+function ownColumns(table: TableSource, alias: string): string {
+  const keys = table.partitioned ? [...new Set(table.files.flatMap(hiveKeysIn))] : [];
   return keys.length === 0 ? `${alias}.*` : `${alias}.* EXCLUDE (${keys.map(ident).join(', ')})`;
 }
 
@@ -97,13 +97,13 @@ export async function partitionSnapshot(opts: PartitionOptions, conn?: DuckDBCon
     for (const entry of await readdir(inDir)) {
       if (!big.has(entry)) await cp(join(inDir, entry), join(outDir, entry), { recursive: true });
     }
-    const paths = new Map<string, string>();
-    for (const name of READ) paths.set(name, await tablePath(inDir, name));
-    const t = (name: string) => tableReadSql(paths.get(name)!);
+    const sources = new Map<string, TableSource>();
+    for (const name of READ) sources.set(name, tableSource(await tablePath(inDir, name)));
+    const t = (name: string) => tableReadSql(sources.get(name)!);
     for (const [table, partitioning] of Object.entries(BIG_TABLES)) {
       const how = partitioning(t);
       const keys = { year: `year(CAST(${how.start} AS TIMESTAMP)) AS year`, radar: `${how.radar} AS radar` };
-      const select = `SELECT ${await ownColumns(paths.get(table)!, how.alias)}, ${by.map((k) => keys[k]).join(', ')} FROM ${how.from}`;
+      const select = `SELECT ${ownColumns(sources.get(table)!, how.alias)}, ${by.map((k) => keys[k]).join(', ')} FROM ${how.from}`;
       const [row] = await all(c, `COPY (${select}) TO ${sqlString(join(outDir, table))} (FORMAT parquet, PARTITION_BY (${by.join(', ')}))`);
       written[table] = Number(row?.['Count'] ?? 0);
       opts.log?.(`${table}: ${written[table]} rows -> ${table}/${by.map((k) => `${k}=...`).join('/')}/`);

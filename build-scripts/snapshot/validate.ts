@@ -20,6 +20,7 @@ import type { ApiName, SnapshotManifest, TableSpec } from '../../core/snapshot/t
 import { TABLES_BY_API } from '../../core/snapshot/tables.ts';
 import { checkColumns } from './columns.ts';
 import { openTables, wantedTables, type OpenedTable } from './files.ts';
+import type { TableSource } from './sql.ts';
 import { checkReferences, checkUnique } from './keys.ts';
 import { readManifest } from './manifest.ts';
 import { checkRows } from './rows.ts';
@@ -28,8 +29,10 @@ export interface ValidSnapshot {
   /** The snapshot folder, absolute. */
   dir: string;
   manifest: SnapshotManifest;
-  /** Table name → its Parquet file or partitioned folder (absolute path, see tableReadSql) and row count. */
+  /** Table name → its Parquet file or partitioned folder (absolute path) and row count. */
   tables: Record<string, { file: string; rows: number }>;
+  /** Table name → where its rows are, with a partitioned folder's files as validation listed them (for tableReadSql). */
+  sources: Record<string, TableSource>;
 }
 
 export interface ValidateOptions {
@@ -84,8 +87,12 @@ export async function validateSnapshot(
   if (rowProblems.length > 0) fail(rowProblems);
 
   const tables: ValidSnapshot['tables'] = {};
-  for (const table of opened.tables) tables[table.spec.name] = { file: table.file, rows: table.rows };
-  return { dir: root, manifest, tables };
+  const sources: ValidSnapshot['sources'] = {};
+  for (const table of opened.tables) {
+    tables[table.spec.name] = { file: table.file, rows: table.rows };
+    sources[table.spec.name] = { file: table.file, partitioned: table.partitioned, files: table.files };
+  }
+  return { dir: root, manifest, tables, sources };
 }
 
 /**

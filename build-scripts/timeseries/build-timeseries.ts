@@ -15,7 +15,7 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
   await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, TIMESERIES_DB_FILE))} AS timeseries_v1`);
   await run(conn, 'USE timeseries_v1');
   try {
-    await buildTimeseriesDb(conn, ctx.tableFile, config, (name) => progress.begin(`timeseries database: ${name}`));
+    await buildTimeseriesDb(conn, ctx.tableSql, config, (name) => progress.begin(`timeseries database: ${name}`));
     const cat = await loadCatalogue(conn, Date.parse(ctx.manifest.taken_at));
     checkConfigReferences(cat);
     if (ctx.writeTree) {

@@ -10,7 +10,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TimeseriesConfig } from '../../core/snapshot/timeseries-config.ts';
 import { run } from '../../lib/duckdb.ts';
-import { tableReadSql } from '../snapshot/files.ts';
 
 /** The tables whose resources have labels (written before `labels`). */
 const LABELLED = ['services', 'categories', 'offerings', 'features', 'procedures', 'phenomena', 'stations', 'timeseries', 'reference_values'];
@@ -57,8 +56,7 @@ function tableSql(p: (name: string) => string): [string, string][] {
 }
 
 /** Writes the tables into the connection's current database (a new, empty file). */
-export async function buildTimeseriesDb(conn: DuckDBConnection, parquet: (table: string) => string, config: TimeseriesConfig, onTable: (name: string) => void): Promise<void> {
-  const p = (name: string) => tableReadSql(parquet(name));
+export async function buildTimeseriesDb(conn: DuckDBConnection, p: (table: string) => string, config: TimeseriesConfig, onTable: (name: string) => void): Promise<void> {
   for (const [name, sql] of tableSql(p)) {
     onTable(name);
     await run(conn, `CREATE TABLE ${name} AS ${sql}`);

@@ -13,6 +13,7 @@ import { staticFile, VARIANTS } from '../../core/radar/static-tree.ts';
 import { hasTree, readTreeJson, treeHas, treeHref } from './data.ts';
 import type { FileLink } from './examples.ts';
 import { forEachTreeRecord } from './radar-records.ts';
+import type { FileRecord } from '../scripts/radar-finder.ts';
 
 /** How many latest files and most recent alarms a radar page lists. */
 export const RECENT = 10;
@@ -34,18 +35,6 @@ function baseName(path: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------- files
-
-interface FileRecord {
-  id: number;
-  file_path: string;
-  file_start_datetime: string;
-  file_end_datetime: string;
-  file_size: string;
-  status_flag: number;
-  checksum: string | null;
-  radar_code: string;
-  file_type: string;
-}
 
 export interface TypeCount {
   fileType: string;

@@ -14,7 +14,7 @@ import { MEDIA_TYPES } from '../../core/radar/params.ts';
 import { startTreeAndLive, type Served } from '../helpers/servers.ts';
 import {
   acceptHeader, cap, checkAnswer, fc, form, FUZZ_TEST_TIMEOUT_MS, hostileRaw, inParallel, method, occurrence, pct, runs, valueFor, secretsOf, send, SQL_FRAGMENTS,
-  type Answer, type Secret,
+  plainOf, treeLiveAndHeadAgree, type Secret,
 } from '../helpers/fuzz.ts';
 
 let fromTree: Served;
@@ -42,7 +42,6 @@ const VALID: Record<string, string> = { ...Object.fromEntries(PARAM_DOCS.map((d)
 /** A parameter and a value for it: hostile, or near its valid example. */
 const paramValue = param.chain((name) => fc.tuple(fc.constant(name), valueFor(VALID[name]!)));
 
-const plainOf = (a: Answer) => ({ status: a.status, type: a.type, body: a.body.toString('base64') });
 
 describe('radar catalogue: every route and parameter', () => {
   test('the parameter tables are what is fuzzed', () => {
@@ -161,12 +160,7 @@ describe('radar catalogue: every route and parameter', () => {
     await fc.assert(
       fc.asyncProperty(routePath, fc.array(pick, { maxLength: 4 }), fc.option(acceptHeader), async ({ path }, ps, accept) => {
         const target = `${path}?${ps.map(([n, v]) => `${n}=${v}`).join('&')}`;
-        const headers = accept === null ? {} : { headers: { Accept: accept } };
-        const [a, b, h] = await inParallel([['tree', 'GET'], ['live', 'GET'], ['tree', 'HEAD']] as const, ([s, m]) => send(base(s), target, { method: m, ...headers }));
-        checkAnswer(a!, { secrets });
-        expect(plainOf(b!), `${target} Accept: ${accept}`).toEqual(plainOf(a!));
-        // HEAD: the status and type of GET, no body
-        expect({ status: h!.status, type: h!.type, body: h!.body.length }, `HEAD ${target}`).toEqual({ status: a!.status, type: a!.type, body: 0 });
+        await treeLiveAndHeadAgree(base, target, accept, secrets);
       }),
       runs(120),
     );

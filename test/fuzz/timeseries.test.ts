@@ -15,7 +15,7 @@ import { SUPPORTED_CRS } from '../../core/timeseries/geo/crs.ts';
 import { startEndpoint, type Served } from '../helpers/servers.ts';
 import {
   acceptHeader, cap, checkAnswer, fc, form, FUZZ_TEST_TIMEOUT_MS, hostileRaw, inParallel, method, occurrence, pct, runs, valueFor, secretsOf, send, SQL_FRAGMENTS, stubRenderer,
-  type Answer, type Secret,
+  plainOf, treeLiveAndHeadAgree, type Secret,
 } from '../helpers/fuzz.ts';
 import { pathsOf, required, someIds, TS_GET_ROUTES, TS_VALID, type TsRoute } from '../helpers/fuzz-timeseries.ts';
 
@@ -55,7 +55,6 @@ function routeAndParam() {
     .chain((r) => fc.tuple(fc.constant(r), valueFor(TS_VALID[r.name]!)));
 }
 
-const plainOf = (a: Answer) => ({ status: a.status, type: a.type, body: a.body.toString('base64') });
 
 describe('timeseries API: every GET route and parameter', () => {
   test('the route table is what is fuzzed, and every parameter has a valid example', () => {
@@ -247,12 +246,7 @@ describe('timeseries API: every GET route and parameter', () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ path, ps, accept }) => {
         const target = `${path}?${ps.map(([n, v]) => `${n}=${v}`).join('&')}${required(path, ps.map(([n]) => n))}`;
-        const headers = accept === null ? {} : { headers: { Accept: accept } };
-        const [a, b, h] = await inParallel([['tree', 'GET'], ['live', 'GET'], ['tree', 'HEAD']] as const, ([s, m]) => send(base(s), target, { method: m, ...headers }));
-        checkAnswer(a!, { secrets });
-        expect(plainOf(b!), `${target} Accept: ${accept}`).toEqual(plainOf(a!));
-        // HEAD: the status and type of GET, no body
-        expect({ status: h!.status, type: h!.type, body: h!.body.length }, `HEAD ${target}`).toEqual({ status: a!.status, type: a!.type, body: 0 });
+        await treeLiveAndHeadAgree(base, target, accept, secrets);
       }),
       runs(120),
     );

@@ -19,6 +19,7 @@ import { readdirSync, readFileSync, realpathSync, existsSync, openSync, readSync
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import { errorBodySchema, type ErrorBody } from '../../core/http/errors.ts';
 import type { ChartRenderer } from '../../lib/chart-renderer.ts';
 
@@ -179,6 +180,22 @@ const UNQUOTED_400 = [/^Requested timespan is too long$/, /^The request body /];
  * passing, and so fails, once it is fixed (then remove it here). FUZZ_STRICT=1 lets none pass.
  */
 export const KNOWN_BUGS: { bug: string; shows: (a: Answer) => boolean }[] = [];
+
+/** An answer as a comparable value: status, media type and body. */
+export const plainOf = (a: Answer) => ({ status: a.status, type: a.type, body: a.body.toString('base64') });
+
+/**
+ * One request to the endpoint answering from the tree and to the live one, and a HEAD to the tree one: the
+ * answer passes checkAnswer, both give the same status, type and bytes, and HEAD gives GET's status and type
+ * with no body.
+ */
+export async function treeLiveAndHeadAgree(base: (s: 'tree' | 'live') => string, target: string, accept: string | null, secrets: Secret[]): Promise<void> {
+  const headers = accept === null ? {} : { headers: { Accept: accept } };
+  const [a, b, h] = await inParallel([['tree', 'GET'], ['live', 'GET'], ['tree', 'HEAD']] as const, ([s, m]) => send(base(s), target, { method: m, ...headers }));
+  checkAnswer(a!, { secrets });
+  expect(plainOf(b!), `${target} Accept: ${accept}`).toEqual(plainOf(a!));
+  expect({ status: h!.status, type: h!.type, body: h!.body.length }, `HEAD ${target}`).toEqual({ status: a!.status, type: a!.type, body: 0 });
+}
 
 /** Checks an answer; throws naming the request and what is wrong. Returns the error body of an error. */
 export function checkAnswer(a: Answer, exp: Expect = {}): ErrorBody | undefined {

@@ -3,6 +3,7 @@
  * (`apt-get install nginx-light`, else `nginx`; as root), started in the foreground on a free loopback port with
  * everything it writes (pid, logs, temp files) under a prefix folder, and stopped by its own pid.
  */
+import { aptInstall, whyNoApt } from '../../bench/lib/debian.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -46,26 +47,10 @@ function versionOf(path: string): string {
 export function ensureNginx(): NginxBinary | { skip: string } {
   const found = findNginx();
   if (found) return { path: found, version: versionOf(found), how: 'found' };
-  if (process.getuid?.() !== 0) return { skip: 'nginx is not installed, and installing it (apt-get install nginx-light) needs root' };
-  if (!existsSync('/usr/bin/apt-get')) return { skip: 'nginx is not installed, and this machine has no apt-get to install it from Debian packages' };
-  // RUNLEVEL=1 (and Docker's policy-rc.d where present): the package must not start a system nginx on port 80
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' };
-  const apt = (args: string[]) => spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=180', ...args], { encoding: 'utf8', env, timeout: 240_000 });
-  const log: string[] = [];
-  for (const pkg of ['nginx-light', 'nginx']) {
-    for (const update of [false, true]) {
-      if (update) {
-        const u = apt(['update', '-qq']);
-        log.push(`apt-get update: exit ${u.status}\n${u.stderr.slice(-1000)}`);
-      }
-      const cmd = ['install', '-y', '--no-install-recommends', pkg];
-      const r = apt(cmd);
-      log.push(`apt-get ${cmd.join(' ')}: exit ${r.status}\n${r.stderr.slice(-1000)}`);
-      const path = findNginx();
-      if (r.status === 0 && path) return { path, version: versionOf(path), how: `apt-get ${cmd.join(' ')}` };
-    }
-  }
-  throw new Error(`nginx is missing and could not be installed from Debian packages:\n${log.join('\n')}`);
+  const cannot = whyNoApt('nginx', 'nginx-light');
+  if (cannot) return { skip: cannot };
+  const { path, how } = aptInstall('nginx', [['nginx-light'], ['nginx']], findNginx, 240_000);
+  return { path, version: versionOf(path), how };
 }
 
 /** A port free on loopback just now. */
