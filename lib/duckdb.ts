@@ -71,6 +71,9 @@ export async function* streamKeyedText(conn: DuckDBConnection, q: SqlFragment): 
         keys[i] = typeof k === 'bigint' ? k : BigInt(k as number);
         texts[i] = tv.getItem(i) as string | null;
       }
+      // The texts are JS strings now. Free the chunk's string heap at once: otherwise it lives until V8
+      // collects the chunk's wrapper, which it does not hurry to, not seeing the native memory behind it.
+      chunk.reset();
       yield { keys, texts };
     }
   } finally {
