@@ -4,6 +4,7 @@
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { SqlFragment } from '../core/radar/filters.ts';
+import { joinChunkTexts } from './text-bytes.ts';
 
 export interface OpenOptions {
   /** Database file; ':memory:' for none. */
@@ -78,6 +79,37 @@ export async function* streamKeyedText(conn: DuckDBConnection, q: SqlFragment): 
     }
   } finally {
     // A consumer that stopped early leaves one request open: let it settle quietly.
+    next.catch(() => undefined);
+  }
+}
+
+export interface JoinedBatch {
+  /** Rows in the chunk, with or without a text. */
+  rows: number;
+  /** The chunk's texts joined as `joinChunkTexts` joins them (none: empty). */
+  bytes: Buffer;
+}
+
+/**
+ * Streams a query `(k, t)` as `streamKeyedText` does, but each chunk's texts come joined as UTF-8 bytes, with
+ * `separator` between two and `terminator` after each (text-bytes.ts): for a consumer that writes bytes.
+ */
+export async function* streamJoinedBytes(conn: DuckDBConnection, q: SqlFragment, separator: string, terminator: string): AsyncGenerator<JoinedBatch> {
+  const sep = Buffer.from(separator);
+  const term = Buffer.from(terminator);
+  const result = await conn.stream(q.sql, q.params);
+  let next = result.fetchChunk();
+  try {
+    for (;;) {
+      const chunk = await next;
+      if (!chunk || chunk.rowCount === 0) return;
+      next = result.fetchChunk();
+      const joined = joinChunkTexts(chunk, 1, sep, term);
+      const rows = chunk.rowCount;
+      chunk.reset();
+      yield { rows, bytes: joined.bytes };
+    }
+  } finally {
     next.catch(() => undefined);
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { negotiate } from '../core/http/media-types.ts';
-import { bodyFrame, joinBatch } from '../core/radar/bodies.ts';
+import { bodyFrame } from '../core/radar/bodies.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
 import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
 import { recordQuery } from '../core/radar/queries.ts';
@@ -11,7 +11,7 @@ import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
 import { staticFile, variantFor } from '../core/radar/static-tree.ts';
-import { streamKeyedText } from '../lib/duckdb.ts';
+import { streamJoinedBytes } from '../lib/duckdb.ts';
 import { API_HEADERS, redirect, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
@@ -99,9 +99,9 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   const frame = bodyFrame(recordFormat, route.shape, header);
 
   await radar.pool.with(async (conn, answering) => {
-    const batches = streamKeyedText(conn, q)[Symbol.asyncIterator]();
+    const batches = streamJoinedBytes(conn, q, frame.separator, frame.terminator)[Symbol.asyncIterator]();
     const first = await batches.next();
-    if (id !== undefined && (first.done || first.value.texts.length === 0)) throw notFoundFor(route, apiPath);
+    if (id !== undefined && (first.done || first.value.rows === 0)) throw notFoundFor(route, apiPath);
     // The answer begins: from here the client's pace, not the query's, sets the time (writePieces drops a stalled client).
     answering();
     res.writeHead(200, { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format] });
@@ -110,15 +110,15 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
       await batches.return?.(undefined);
       return;
     }
-    async function* pieces(): AsyncGenerator<string> {
+    async function* pieces(): AsyncGenerator<string | Buffer> {
       yield frame.open;
       let wrote = false;
-      let next = first;
-      while (!next.done) {
-        const piece = joinBatch(frame, next.value.texts, !wrote);
-        wrote ||= piece.length > 0;
-        yield piece;
-        next = await batches.next();
+      for (let next = first; !next.done; next = await batches.next()) {
+        const { bytes } = next.value;
+        if (bytes.length === 0) continue;
+        if (wrote) yield frame.separator;
+        wrote = true;
+        yield bytes;
       }
       yield frame.close;
     }

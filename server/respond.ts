@@ -128,7 +128,7 @@ function drained(res: ServerResponse, stallMs: number): Promise<void> {
 }
 
 /** Writes pieces as they come, waiting whenever the socket's buffer is full; stops when the client goes or stalls. */
-export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string>, stallMs = STALL_MS): Promise<void> {
+export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string | Uint8Array>, stallMs = STALL_MS): Promise<void> {
   for await (const piece of pieces) {
     if (res.destroyed) return;
     if (piece.length > 0 && !res.write(piece)) await drained(res, stallMs);
