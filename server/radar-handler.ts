@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { negotiate } from '../core/http/media-types.ts';
 import { bodyFrame } from '../core/radar/bodies.ts';
+import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
 import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
 import { recordQuery } from '../core/radar/queries.ts';
@@ -12,7 +13,7 @@ import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
 import { staticFile, variantFor } from '../core/radar/static-tree.ts';
 import { streamJoinedBytes } from '../lib/duckdb.ts';
-import { API_HEADERS, redirect, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
+import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
 const CONTENT_TYPES: Record<Format, string> = {
@@ -97,6 +98,13 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
   const header = recordFormat === 'csv' && params.includeHeaders ? csvHeader(viewFields(resource, params.expanded), params.delimiter) : undefined;
   const frame = bodyFrame(recordFormat, route.shape, header);
+
+  const resident = radar.resident[resource.name];
+  if (residentCanAnswer(resident, route, recordFormat, params.expanded, params)) {
+    const rows = residentRows(resident, params, id, radar.facts.maxDurationMs[resource.name] ?? 0);
+    if (id !== undefined && rows.length === 0) throw notFoundFor(route, apiPath);
+    return sendBytes(req, res, CONTENT_TYPES[format], residentBody(resident.texts[residentVariant(recordFormat, params.expanded)]!, rows, frame));
+  }
 
   await radar.pool.with(async (conn, answering) => {
     const batches = streamJoinedBytes(conn, q, frame.separator, frame.terminator)[Symbol.asyncIterator]();

@@ -46,7 +46,7 @@ function remember(path: string, bytes: Buffer): void {
   }
 }
 
-function sendBytes(req: IncomingMessage, res: ServerResponse, contentType: string, bytes: Buffer, status = 200, headers: Record<string, string> = {}): void {
+export function sendBytes(req: IncomingMessage, res: ServerResponse, contentType: string, bytes: Buffer, status = 200, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': bytes.length, ...headers });
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }

@@ -16,6 +16,9 @@ import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
 import type { Catalogue } from '../core/timeseries/catalogue.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
+import type { ResidentTable } from '../core/radar/resident.ts';
+import type { ResourceName } from '../core/radar/resources.ts';
+import { loadResidentTables } from './resident-tables.ts';
 
 /** Defaults: a query may run 10 s before it is interrupted; at most 64 requests wait for a connection. */
 export const QUERY_TIMEOUT_MS = 10_000;
@@ -191,7 +194,8 @@ export interface ServedBuild {
   inFlight: number;
   /** Identifies this build's answers: a hash of its build.json and folder name, the base of every ETag. */
   tag: string;
-  radar?: { pool: ConnectionPool; facts: CatalogueFacts };
+  /** The radar catalogue: its database, facts about it, and its small tables in memory. */
+  radar?: { pool: ConnectionPool; facts: CatalogueFacts; resident: Partial<Record<ResourceName, ResidentTable>> };
   /** The Timeseries API: observations in the pool's database, metadata in memory. */
   timeseries?: { pool: ConnectionPool; catalogue: Catalogue };
   close(): void;
@@ -214,7 +218,8 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
   const radarDb = join(folder, 'data', RADAR_DB_FILE);
   if (existsSync(radarDb)) {
     const pool = await ConnectionPool.open(radarDb, poolSize, limits);
-    build.radar = { pool, facts: await pool.withoutLimit(readCatalogueFacts) };
+    const facts = await pool.withoutLimit(readCatalogueFacts);
+    build.radar = { pool, facts, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)) };
     if (build.radar.facts.partitioned) {
       try {
         assertNoHiveKeys(dirname(radarDb));
