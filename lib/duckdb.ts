@@ -2,7 +2,7 @@
  * DuckDB access shared by the build and the endpoint: open an instance, run bound queries, and stream a
  * query's text column in batches without holding the result in memory.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
 import type { SqlFragment } from '../core/radar/filters.ts';
 import { joinChunkTexts } from './text-bytes.ts';
 
@@ -95,9 +95,31 @@ export interface JoinedBatch {
  * `separator` between two and `terminator` after each (text-bytes.ts): for a consumer that writes bytes.
  */
 export async function* streamJoinedBytes(conn: DuckDBConnection, q: SqlFragment, separator: string, terminator: string): AsyncGenerator<JoinedBatch> {
+  yield* joinedBytesOf(await conn.stream(q.sql, q.params), separator, terminator);
+}
+
+/**
+ * The answer of `q` whole, as `streamJoinedBytes` batches, if it has at most `maxRows` rows; undefined if it has
+ * more (then stream it). A streamed result hands out each chunk as its scan made it: a filter that keeps one row
+ * in 45 (one radar of 43) gives chunks of 46 rows, each one fetch through node's thread pool (about 70 us). A
+ * materialized result comes in full chunks of 2,048: one radar's 8,598 transfers in 5 fetches instead of 188
+ * (CPU 5 against 19 ms). The cap bounds what is held: at most `maxRows` texts.
+ */
+export async function materializedJoinedBytes(conn: DuckDBConnection, q: SqlFragment, maxRows: number, separator: string, terminator: string): Promise<JoinedBatch[] | undefined> {
+  const result = await conn.run(`SELECT * FROM (${q.sql}) LIMIT ${maxRows + 1}`, q.params);
+  const batches: JoinedBatch[] = [];
+  let rows = 0;
+  for await (const b of joinedBytesOf(result, separator, terminator)) {
+    rows += b.rows;
+    if (rows > maxRows) return undefined;
+    batches.push(b);
+  }
+  return batches;
+}
+
+async function* joinedBytesOf(result: DuckDBResult, separator: string, terminator: string): AsyncGenerator<JoinedBatch> {
   const sep = Buffer.from(separator);
   const term = Buffer.from(terminator);
-  const result = await conn.stream(q.sql, q.params);
   let next = result.fetchChunk();
   try {
     for (;;) {

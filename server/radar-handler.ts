@@ -7,12 +7,12 @@ import { bodyFrame } from '../core/radar/bodies.ts';
 import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
 import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
-import { recordQuery } from '../core/radar/queries.ts';
+import { likelySmall, recordQuery, WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
 import { staticFile, variantFor } from '../core/radar/static-tree.ts';
-import { streamJoinedBytes } from '../lib/duckdb.ts';
+import { materializedJoinedBytes, streamJoinedBytes } from '../lib/duckdb.ts';
 import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
@@ -107,7 +107,8 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   }
 
   await radar.pool.with(async (conn, answering) => {
-    const batches = streamJoinedBytes(conn, q, frame.separator, frame.terminator)[Symbol.asyncIterator]();
+    const whole = likelySmall(params, id) ? await materializedJoinedBytes(conn, q, WHOLE_MAX_ROWS, frame.separator, frame.terminator) : undefined;
+    const batches = (whole ? (async function* () { yield* whole; })() : streamJoinedBytes(conn, q, frame.separator, frame.terminator))[Symbol.asyncIterator]();
     const first = await batches.next();
     if (id !== undefined && (first.done || first.value.rows === 0)) throw notFoundFor(route, apiPath);
     // The answer begins: from here the client's pace, not the query's, sets the time (writePieces drops a stalled client).

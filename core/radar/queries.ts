@@ -58,3 +58,16 @@ export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment 
   const order = partitioned ? ` ORDER BY ${answerOrder(r)}` : '';
   return { sql: `SELECT id AS k, ${q.ordinal ? 'rowid AS rn, ' : ''}${text} AS t FROM ${r.table} WHERE ${where.sql}${latest}${order}`, params };
 }
+
+/** Records a likely-small answer may have to be read whole before it is sent (lib/duckdb.ts materializedJoinedBytes). */
+export const WHOLE_MAX_ROWS = 10_000;
+
+/**
+ * Whether an answer is likely small and scattered through its table: one id, or one radar (a 43rd of the rows,
+ * spread over every row group). Those are read whole first, up to WHOLE_MAX_ROWS records (past that, streamed
+ * after all). A timespan's records lie together in the table (it is in arrival order), so its chunks are full
+ * already: reading a one-day answer whole was 5-10% slower than streaming it.
+ */
+export function likelySmall(s: Selection, id: bigint | undefined): boolean {
+  return id !== undefined || s.radarCode !== undefined;
+}

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openDuckDB } from '../../lib/duckdb.ts';
+import { materializedJoinedBytes, openDuckDB, streamJoinedBytes } from '../../lib/duckdb.ts';
 import { joinChunkTexts } from '../../lib/text-bytes.ts';
 
 let instance: DuckDBInstance;
@@ -71,5 +71,25 @@ describe('joinChunkTexts', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('materializedJoinedBytes', () => {
+  const q = (n: number) => ({ sql: `SELECT i AS k, CASE WHEN i % 45 = 0 THEN 'record ' || i || repeat('x', i % 20) END AS t FROM range(${n}) t(i) WHERE i % 45 = 0 OR i % 7 = 0`, params: {} });
+  const joined = (bs: { bytes: Buffer }[]) => Buffer.concat(bs.flatMap((b, i) => (b.bytes.length ? [Buffer.from(i ? ',' : ''), b.bytes] : []))).toString();
+
+  test('an answer up to the cap comes whole, in full chunks, with the bytes a stream gives', async () => {
+    const whole = await materializedJoinedBytes(conn, q(40_000), 10_000, ',', '');
+    const streamed: { rows: number; bytes: Buffer }[] = [];
+    for await (const b of streamJoinedBytes(conn, q(40_000), ',', '')) streamed.push(b);
+    expect(whole).toBeDefined();
+    expect(whole!.reduce((n, b) => n + b.rows, 0)).toBe(streamed.reduce((n, b) => n + b.rows, 0));
+    expect(whole!.length).toBeLessThan(streamed.length);
+    expect(joined(whole!.filter((b) => b.bytes.length))).toBe(joined(streamed.filter((b) => b.bytes.length)));
+  });
+
+  test('past the cap: undefined, so the caller streams', async () => {
+    expect(await materializedJoinedBytes(conn, q(100_000), 10_000, ',', '')).toBeUndefined();
+    expect(await materializedJoinedBytes(conn, q(100_000), 20_000, ',', '')).toBeDefined();
   });
 });
