@@ -11,6 +11,12 @@ export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
   const { conn, progress } = ctx;
   await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, RADAR_DB_FILE))} AS radar_catalogue`);
   await run(conn, 'USE radar_catalogue');
+  // No FSST string compression, up to the last checkpoint (which compresses what was not written yet). FSST
+  // decompresses a whole vector to read any string of it, and an answer for one radar takes one row in 43 from
+  // every vector: one radar's transferred files (8,598 of 384,537) cost 23 ms of CPU with FSST and 12 ms
+  // without. The database is about twice the size (175 against 85 MB for a year); a timespan's answer, reading
+  // whole vectors, costs the same either way.
+  await run(conn, "SET disabled_compression_methods = 'fsst'");
   try {
     await buildCatalogueDb(conn, ctx.tableSql, (name) => progress.begin(`radar database: ${name}`), ctx.partitioned ? ctx.dataDir : undefined);
     const facts = await readCatalogueFacts(conn);
@@ -19,6 +25,7 @@ export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
     }
     await run(conn, 'CHECKPOINT');
   } finally {
+    await run(conn, 'RESET disabled_compression_methods');
     await run(conn, 'USE memory');
     await run(conn, 'DETACH radar_catalogue');
   }
