@@ -5,8 +5,9 @@
  * bytes differ, removing those it no longer has: the result is the tree a build into an empty folder gives.
  *
  * Two kinds of rows:
- * - `id`: the radar catalogue's id files (millions on a large catalogue), hashed in SQL without leaving
- *   DuckDB (build-scripts/radar/write-tree.ts); only the changed ones are generated and written;
+ * - `id`: the radar catalogue's id files (millions on a large catalogue). Over a base tree they are hashed in
+ *   SQL without leaving DuckDB (build-scripts/radar/write-tree.ts), and only the changed ones are generated and
+ *   written; into an empty folder all are written, each hashed as it is written;
  * - `file`: everything put through the TreeWriter (collections, docs, the timeseries tree, charts, the site),
  *   hashed as it is written.
  */
@@ -78,6 +79,26 @@ export class TreeState {
       `INSERT INTO ${NEW} SELECT ${sqlString(prefix)} || k || ${sqlString(suffix)}, md5(c), strlen(c), 'id', ${tag}, k FROM (${contentSql.sql})`,
       contentSql.params as never,
     );
+  }
+
+  /**
+   * Records `id` files written without a comparison (a build into an empty folder writes them all, hashing
+   * each as it writes instead of in a pass of its own): an appender for rows of one tag.
+   */
+  async idFileRecorder(tag: number): Promise<{ add(path: string, md5: string, bytes: number, k: bigint): void; close(): void }> {
+    const appender = await this.conn.createAppender('tree_new', 'main', 'memory');
+    return {
+      add(path, md5, bytes, k) {
+        appender.appendVarchar(path);
+        appender.appendVarchar(md5);
+        appender.appendBigInt(BigInt(bytes));
+        appender.appendVarchar('id');
+        appender.appendInteger(tag);
+        appender.appendBigInt(k);
+        appender.endRow();
+      },
+      close: () => appender.closeSync(),
+    };
   }
 
   /** Adds the `id` files of a tag whose files are those of tag `from` under other names (hard links). */

@@ -156,8 +156,8 @@ export class TreeWriter {
   }
 
   /** Writes a file whose bytes the caller knows to differ from the base tree's (or to be new). */
-  writeDecided(rel: string, text: string): void {
-    const buf = Buffer.from(text, 'utf8');
+  writeDecided(rel: string, text: string | Buffer): void {
+    const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     writeFileSync(this.target(rel), buf);
     this.progress.wrote(buf.length);
   }
