@@ -27,6 +27,14 @@ export async function openDuckDB(opts: OpenOptions = {}): Promise<DuckDBInstance
   return DuckDBInstance.create(opts.path ?? ':memory:', config);
 }
 
+/**
+ * Rows per row group of the databases a build writes (DuckDB's default is 122,880). Zone maps skip whole row
+ * groups, so a selective query (one day of files, one week of a series) reads at most a few small ones: a one-day
+ * /files answer cost 2.3-2.7 ms of DuckDB CPU with the default and 1.5-1.6 with 8,192, a week of one series
+ * 0.94 against 0.78; a year-long answer the same either way.
+ */
+export const ROW_GROUP_SIZE = 8192;
+
 /** Quotes a string as a SQL literal, for the few statements DuckDB cannot bind (ATTACH, COPY targets). */
 export function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;

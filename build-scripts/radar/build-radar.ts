@@ -1,6 +1,6 @@
 /** The radar catalogue part of a build: its database, then its static tree. */
 import { join } from 'node:path';
-import { run, sqlString } from '../../lib/duckdb.ts';
+import { ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
 import type { ApiBuildContext } from '../lib/api-build.ts';
 import { buildCatalogueDb, readCatalogueFacts } from './catalogue-db.ts';
 import { writeRadarTree } from './write-tree.ts';
@@ -9,7 +9,7 @@ export const RADAR_DB_FILE = 'radarnet-mirror-v3.duckdb';
 
 export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
   const { conn, progress } = ctx;
-  await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, RADAR_DB_FILE))} AS radar_catalogue`);
+  await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, RADAR_DB_FILE))} AS radar_catalogue (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
   await run(conn, 'USE radar_catalogue');
   // No FSST string compression, up to the last checkpoint (which compresses what was not written yet). FSST
   // decompresses a whole vector to read any string of it, and an answer for one radar takes one row in 43 from

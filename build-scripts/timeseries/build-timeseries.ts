@@ -1,6 +1,6 @@
 /** The Timeseries API part of a build: its database, then (unless database-only) its static tree and pre-rendered charts. */
 import { join } from 'node:path';
-import { run, sqlString } from '../../lib/duckdb.ts';
+import { ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { staticFileCount } from '../../core/timeseries/static-tree.ts';
 import type { ApiBuildContext } from '../lib/api-build.ts';
@@ -12,7 +12,7 @@ import { prerenderCharts } from './prerender-charts.ts';
 export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
   const { conn, progress } = ctx;
   const config = readConfigFiles(ctx.snapshotDir);
-  await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, TIMESERIES_DB_FILE))} AS timeseries_v1`);
+  await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, TIMESERIES_DB_FILE))} AS timeseries_v1 (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
   await run(conn, 'USE timeseries_v1');
   try {
     await buildTimeseriesDb(conn, ctx.tableSql, config, (name) => progress.begin(`timeseries database: ${name}`));
