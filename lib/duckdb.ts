@@ -115,12 +115,14 @@ export async function* streamJoinedBytes(conn: DuckDBConnection, q: SqlFragment,
  */
 export async function materializedJoinedBytes(conn: DuckDBConnection, q: SqlFragment, maxRows: number, separator: string, terminator: string): Promise<JoinedBatch[] | undefined> {
   const result = await conn.run(`SELECT * FROM (${q.sql}) LIMIT ${maxRows + 1}`, q.params);
+  if (result.rowCount > maxRows) return undefined;
+  // a materialized result's chunks are read synchronously: no trip through node's thread pool per chunk
+  const sep = Buffer.from(separator);
+  const term = Buffer.from(terminator);
   const batches: JoinedBatch[] = [];
-  let rows = 0;
-  for await (const b of joinedBytesOf(result, separator, terminator)) {
-    rows += b.rows;
-    if (rows > maxRows) return undefined;
-    batches.push(b);
+  for (let c = 0; c < result.chunkCount; c++) {
+    const chunk = result.getChunk(c);
+    if (chunk.rowCount > 0) batches.push({ rows: chunk.rowCount, bytes: joinChunkTexts(chunk, 1, sep, term).bytes });
   }
   return batches;
 }

@@ -54,26 +54,20 @@ function doubles(vector: DuckDBVector, count: number): Float64Array {
 }
 
 /**
- * Runs a query of two DOUBLE columns (t, v) into typed arrays, in time order. The next chunk is requested
- * before the current one is copied, so DuckDB's fetch and the copy overlap.
+ * Runs a query of two DOUBLE columns (t, v) into typed arrays, in time order. The result is materialized, and
+ * its chunks are read synchronously: no trip through node's thread pool per chunk.
  */
 export async function readPoints(conn: DuckDBConnection, q: SqlFragment): Promise<Points> {
   const result = await conn.run(q.sql, q.params);
   const ts: Float64Array[] = [];
   const vs: Float64Array[] = [];
   let n = 0;
-  let next = result.fetchChunk();
-  try {
-    for (;;) {
-      const chunk = await next;
-      if (!chunk || chunk.rowCount === 0) break;
-      next = result.fetchChunk();
-      ts.push(doubles(chunk.getColumnVector(0), chunk.rowCount));
-      vs.push(doubles(chunk.getColumnVector(1), chunk.rowCount));
-      n += chunk.rowCount;
-    }
-  } finally {
-    next.catch(() => undefined); // a request left open by an error settles quietly
+  for (let c = 0; c < result.chunkCount; c++) {
+    const chunk = result.getChunk(c);
+    if (chunk.rowCount === 0) continue;
+    ts.push(doubles(chunk.getColumnVector(0), chunk.rowCount));
+    vs.push(doubles(chunk.getColumnVector(1), chunk.rowCount));
+    n += chunk.rowCount;
   }
   const t = new Float64Array(n);
   const v = new Float64Array(n);
