@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,postgres,soak] [--minutes 10]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,postgres,soak] [--minutes 10] [--ram-disk]
  * npm run soak (the 10-minute soak alone)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
@@ -24,7 +24,9 @@ import { benchIncremental } from './incremental.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false } } });
+/** --ram-disk: the Astro comparison writes both builds to /dev/shm, which takes the disk out of both rates. */
+const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';
 const only = values.only?.split(',');
 const want = (name: string) => !only || only.includes(name);
@@ -61,7 +63,9 @@ if (want('astro-pages')) {
   const snap = await radarSnapshot('2024-01-01', days);
   const fullDb = await fullCatalogueDb(() => radarSnapshot('1993-09-01', 11000));
   console.error(`static build against Astro's own per-page generation (getStaticPaths) of /files/:id, ${days}-day catalogue ...`);
-  const a = await runAstroPagesBench({ snapshot: snap, fullDb, samples: { props: { ids: 6000, rounds: 3 }, query: { ids: 2000, rounds: 1 } }, log: (l) => console.error(l) });
+  if (ramDisk) console.error(`  both builds write to a RAM disk: ${ramDisk}`);
+  const a = await runAstroPagesBench({ snapshot: snap, fullDb, samples: { props: { ids: 6000, rounds: 3 }, query: { ids: 2000, rounds: 1 } }, ...(ramDisk ? { workDir: ramDisk } : {}), log: (l) => console.error(l) });
+  if (ramDisk) row('where both builds wrote', `a RAM disk (${ramDisk}, tmpfs): the rates are generation alone, without this machine's disk, which varied 3× between identical runs`, '');
   const how = { props: 'bodies rendered by one query per route in getStaticPaths and passed as props', query: 'one prepared query per page in GET' };
   const rates = (xs: number[]) => (xs.length > 1 ? ` (rounds: ${xs.map((x) => Math.round(x)).join(', ')})` : '');
   for (const r of a.runs) {
@@ -171,7 +175,7 @@ if (only?.includes('soak')) {
   row('soak: endpoint resident memory after warm-up → at the end', `${r.rssStartMb.toFixed(0)} → ${r.rssEndMb.toFixed(0)} MB: **${(r.rssGrowth * 100).toFixed(1)}%**`, '≤ 10% growth');
 }
 
-const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}`;
+const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}`;
 const report = [
   `## ${command}`,
   '',
