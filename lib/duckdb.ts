@@ -2,7 +2,7 @@
  * DuckDB access shared by the build and the endpoint: open an instance, run bound queries, and stream a
  * query's text column in batches without holding the result in memory.
  */
-import { DuckDBInstance, type DuckDBConnection, type DuckDBResult } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import type { SqlFragment } from '../core/radar/filters.ts';
 import { joinChunkTexts } from './text-bytes.ts';
 
@@ -63,27 +63,36 @@ export interface KeyedBatch {
  * DuckDB's threads compute while the consumer writes. Stops early when the consumer breaks out of the loop.
  */
 export async function* streamKeyedText(conn: DuckDBConnection, q: SqlFragment): AsyncGenerator<KeyedBatch> {
-  const result = await conn.stream(q.sql, q.params);
+  for await (const chunk of chunksOf(await conn.stream(q.sql, q.params))) {
+    const kv = chunk.getColumnVector(0);
+    const tv = chunk.getColumnVector(1);
+    const n = chunk.rowCount;
+    const keys = new Array<bigint>(n);
+    const texts = new Array<string | null>(n);
+    for (let i = 0; i < n; i++) {
+      const k = kv.getItem(i);
+      keys[i] = typeof k === 'bigint' ? k : BigInt(k as number);
+      texts[i] = tv.getItem(i) as string | null;
+    }
+    yield { keys, texts };
+  }
+}
+
+/**
+ * A streamed result's chunks. The next is requested before the current one is handed out, so DuckDB computes
+ * while the consumer works. Once the consumer asks for the next, the current one is reset: its string heap is
+ * freed at once, not when V8 gets round to collecting the chunk's wrapper (it does not hurry, not seeing the
+ * native memory behind it: streaming a year of expanded transfers peaked at 438 MB without, 229 MB with).
+ */
+async function* chunksOf(result: DuckDBResult): AsyncGenerator<DuckDBDataChunk> {
   let next = result.fetchChunk();
   try {
     for (;;) {
       const chunk = await next;
       if (!chunk || chunk.rowCount === 0) return;
       next = result.fetchChunk();
-      const kv = chunk.getColumnVector(0);
-      const tv = chunk.getColumnVector(1);
-      const n = chunk.rowCount;
-      const keys = new Array<bigint>(n);
-      const texts = new Array<string | null>(n);
-      for (let i = 0; i < n; i++) {
-        const k = kv.getItem(i);
-        keys[i] = typeof k === 'bigint' ? k : BigInt(k as number);
-        texts[i] = tv.getItem(i) as string | null;
-      }
-      // The texts are JS strings now. Free the chunk's string heap at once: otherwise it lives until V8
-      // collects the chunk's wrapper, which it does not hurry to, not seeing the native memory behind it.
+      yield chunk;
       chunk.reset();
-      yield { keys, texts };
     }
   } finally {
     // A consumer that stopped early leaves one request open: let it settle quietly.
@@ -130,18 +139,5 @@ export async function materializedJoinedBytes(conn: DuckDBConnection, q: SqlFrag
 async function* joinedBytesOf(result: DuckDBResult, separator: string, terminator: string): AsyncGenerator<JoinedBatch> {
   const sep = Buffer.from(separator);
   const term = Buffer.from(terminator);
-  let next = result.fetchChunk();
-  try {
-    for (;;) {
-      const chunk = await next;
-      if (!chunk || chunk.rowCount === 0) return;
-      next = result.fetchChunk();
-      const joined = joinChunkTexts(chunk, 1, sep, term);
-      const rows = chunk.rowCount;
-      chunk.reset();
-      yield { rows, bytes: joined.bytes };
-    }
-  } finally {
-    next.catch(() => undefined);
-  }
+  for await (const chunk of chunksOf(result)) yield { rows: chunk.rowCount, bytes: joinChunkTexts(chunk, 1, sep, term).bytes };
 }
