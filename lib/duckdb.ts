@@ -126,18 +126,23 @@ export async function materializedJoinedBytes(conn: DuckDBConnection, q: SqlFrag
   const result = await conn.run(`SELECT * FROM (${q.sql}) LIMIT ${maxRows + 1}`, q.params);
   if (result.rowCount > maxRows) return undefined;
   // a materialized result's chunks are read synchronously: no trip through node's thread pool per chunk
-  const sep = Buffer.from(separator);
-  const term = Buffer.from(terminator);
+  const join = joiner(separator, terminator);
   const batches: JoinedBatch[] = [];
   for (let c = 0; c < result.chunkCount; c++) {
     const chunk = result.getChunk(c);
-    if (chunk.rowCount > 0) batches.push({ rows: chunk.rowCount, bytes: joinChunkTexts(chunk, 1, sep, term).bytes });
+    if (chunk.rowCount > 0) batches.push(join(chunk));
   }
   return batches;
 }
 
 async function* joinedBytesOf(result: DuckDBResult, separator: string, terminator: string): AsyncGenerator<JoinedBatch> {
+  const join = joiner(separator, terminator);
+  for await (const chunk of chunksOf(result)) yield join(chunk);
+}
+
+/** A chunk's `(k, t)` rows as a JoinedBatch, with these separators. */
+function joiner(separator: string, terminator: string): (chunk: DuckDBDataChunk) => JoinedBatch {
   const sep = Buffer.from(separator);
   const term = Buffer.from(terminator);
-  for await (const chunk of chunksOf(result)) yield { rows: chunk.rowCount, bytes: joinChunkTexts(chunk, 1, sep, term).bytes };
+  return (chunk) => ({ rows: chunk.rowCount, bytes: joinChunkTexts(chunk, 1, sep, term).bytes });
 }

@@ -95,7 +95,6 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   const radar = build.radar;
   const resource = RESOURCES[route.resource!];
   const recordFormat = format as RecordFormat;
-  const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
   const header = recordFormat === 'csv' && params.includeHeaders ? csvHeader(viewFields(resource, params.expanded), params.delimiter) : undefined;
   const frame = bodyFrame(recordFormat, route.shape, header);
 
@@ -106,6 +105,7 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
     return sendBytes(req, res, CONTENT_TYPES[format], residentBody(resident.texts[residentVariant(recordFormat, params.expanded)]!, rows, frame));
   }
 
+  const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
   await radar.pool.with(async (conn, answering) => {
     const whole = likelySmall(params, id) ? await materializedJoinedBytes(conn, q, WHOLE_MAX_ROWS, frame.separator, frame.terminator) : undefined;
     const batches = (whole ? (async function* () { yield* whole; })() : streamJoinedBytes(conn, q, frame.separator, frame.terminator))[Symbol.asyncIterator]();

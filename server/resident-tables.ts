@@ -8,6 +8,7 @@ import { NO_SELECTION, recordQuery, type CatalogueFacts } from '../core/radar/qu
 import { RESIDENT_MAX_ROWS, residentVariant, type ResidentColumns, type ResidentTable } from '../core/radar/resident.ts';
 import { RESOURCES, type Resource, type ResourceName } from '../core/radar/resources.ts';
 import { RADAR_ROUTES, type RadarRoute } from '../core/radar/routes.ts';
+import { routeVariants } from '../core/radar/static-tree.ts';
 import type { RecordFormat } from '../core/radar/record-sql.ts';
 
 /** Every row's text of one variant, in answer order (rowid). */
@@ -42,11 +43,9 @@ export async function loadResidentTables(conn: DuckDBConnection, facts: Catalogu
     const [count] = await all(conn, `SELECT count(*) AS n FROM ${r.table}`);
     if (Number(count!['n']) > RESIDENT_MAX_ROWS) continue;
     const table: ResidentTable = { resource: r, columns: await columnsOf(conn, r), texts: {} };
-    const formats: RecordFormat[] = r.checksum ? ['json', 'csv', 'checksum'] : ['json', 'csv'];
-    for (const format of formats) {
-      for (const expanded of format === 'checksum' ? [false] : [false, true]) {
-        table.texts[residentVariant(format, expanded)] = await textsOf(conn, route, format, expanded, facts);
-      }
+    for (const v of routeVariants(route)) {
+      if (v.format === 'html') continue;
+      table.texts[residentVariant(v.format, v.expanded)] = await textsOf(conn, route, v.format, v.expanded, facts);
     }
     tables[r.name] = table;
   }

@@ -218,15 +218,14 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
   const radarDb = join(folder, 'data', RADAR_DB_FILE);
   if (existsSync(radarDb)) {
     const pool = await ConnectionPool.open(radarDb, poolSize, limits);
-    const facts = await pool.withoutLimit(readCatalogueFacts);
-    build.radar = { pool, facts, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)) };
-    if (build.radar.facts.partitioned) {
-      try {
-        assertNoHiveKeys(dirname(radarDb));
-      } catch (e) {
-        build.close();
-        throw e;
-      }
+    try {
+      const facts = await pool.withoutLimit(readCatalogueFacts);
+      // a partitioned catalogue below a folder named like `key=value` is refused before anything is read from it
+      if (facts.partitioned) assertNoHiveKeys(dirname(radarDb));
+      build.radar = { pool, facts, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)) };
+    } catch (e) {
+      pool.close();
+      throw e;
     }
   }
   const timeseriesDb = join(folder, 'data', TIMESERIES_DB_FILE);

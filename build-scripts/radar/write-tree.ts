@@ -210,18 +210,18 @@ export async function writeRadarTree(ctx: RadarTreeContext): Promise<void> {
         else await writeCollection(ctx, route, v);
       } else {
         const f = files.find((x) => x.route === route && x.v === v)!;
-        if (!changes) {
-          const source = linkSource(files, f);
-          if (source !== undefined) await ctx.state.addLinkedIdFiles(f.tag, source, f.prefix, f.suffix);
-          if (source !== undefined) await linkIdFiles(ctx, f, undefined);
-          else await writeIdFiles(ctx, f, undefined, false);
+        // over a base tree: only the changed files (all of a tag when all changed); into an empty folder: all
+        const c = changes?.get(f.tag) ?? { changed: 0, total: 0 };
+        if (changes && c.changed === 0) continue;
+        const changedKeys = changes && c.changed !== c.total ? ctx.state.changedKeysSql(f.tag) : undefined;
+        const source = linkSource(files, f);
+        if (source === undefined) {
+          await writeIdFiles(ctx, f, changedKeys, changes !== undefined);
           continue;
         }
-        const c = changes.get(f.tag) ?? { changed: 0, total: 0 };
-        if (c.changed === 0) continue;
-        const changedKeys = c.changed === c.total ? undefined : ctx.state.changedKeysSql(f.tag);
-        if (isLinkedVariant(route, v)) await linkIdFiles(ctx, f, changedKeys);
-        else await writeIdFiles(ctx, f, changedKeys, true);
+        // a linked variant's state rows are the source's under its own names (hashIdFiles added them already)
+        if (!changes) await ctx.state.addLinkedIdFiles(f.tag, source, f.prefix, f.suffix);
+        await linkIdFiles(ctx, f, changedKeys);
       }
     }
   }

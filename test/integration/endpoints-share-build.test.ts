@@ -5,13 +5,10 @@
  * build (docs/scale-out.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { build } from '../../build-scripts/build.ts';
-import { partitionSnapshot } from '../../build-scripts/snapshot/partition.ts';
 import { RADAR_PREFIX } from '../../core/radar/routes.ts';
-import { runTmp } from '../helpers/paths.ts';
+import { partitionedDemoBuild } from '../helpers/partitioned.ts';
 import { get, inParallel } from '../helpers/servers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -62,11 +59,7 @@ function stop(e: Endpoint | undefined): Promise<void> {
 let partitioned: string;
 
 beforeAll(async () => {
-  const snapshot = runTmp(inject('demoSnapshot'), 'shared-snapshot');
-  rmSync(snapshot, { recursive: true, force: true });
-  await partitionSnapshot({ snapshot: inject('demoSnapshot'), out: snapshot });
-  partitioned = runTmp(inject('demoSnapshot'), 'shared-partitioned');
-  await build({ snapshot, out: partitioned, quiet: true, partitioned: true });
+  partitioned = await partitionedDemoBuild(inject('demoSnapshot'), 'shared');
 }, 300_000);
 
 describe.each([

@@ -12,13 +12,13 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { build } from '../../build-scripts/build.ts';
 import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
 import { readCatalogueFacts } from '../../build-scripts/radar/catalogue-db.ts';
-import { partitionSnapshot } from '../../build-scripts/snapshot/partition.ts';
 import { NO_SELECTION, recordQuery, type CatalogueFacts } from '../../core/radar/queries.ts';
 import { RESOURCES } from '../../core/radar/resources.ts';
 import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { all, openDuckDB } from '../../lib/duckdb.ts';
 import { parquetFilesBelow } from '../../lib/hive.ts';
 import { runTmp } from '../helpers/paths.ts';
+import { partitionedDemoBuild } from '../helpers/partitioned.ts';
 import { get, startEndpoint, type Served } from '../helpers/servers.ts';
 
 const run = promisify(execFile);
@@ -34,13 +34,9 @@ let plain: Served;
 let parts: Served;
 
 beforeAll(async () => {
-  const snapshot = runTmp(inject('demoSnapshot'), 'pb-snapshot');
-  rmSync(snapshot, { recursive: true, force: true });
-  await partitionSnapshot({ snapshot: inject('demoSnapshot'), out: snapshot });
   dbOnly = runTmp(inject('demoSnapshot'), 'pb-db-only');
-  partitioned = runTmp(inject('demoSnapshot'), 'pb-partitioned');
   await build({ snapshot: inject('demoSnapshot'), out: dbOnly, quiet: true, dbOnly: true });
-  await build({ snapshot, out: partitioned, quiet: true, partitioned: true });
+  partitioned = await partitionedDemoBuild(inject('demoSnapshot'), 'pb');
   [plain, parts] = await Promise.all([startEndpoint(dbOnly, { watchMs: 0 }), startEndpoint(partitioned, { watchMs: 0 })]);
 }, 300_000);
 
