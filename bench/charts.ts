@@ -13,7 +13,7 @@ import { chartLanguage, type ChartRequest } from '../core/timeseries/chart-reque
 import { intervalSpan } from '../core/timeseries/prerender.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { resolveChromium } from '../lib/chromium.ts';
-import { duckSeriesSource } from '../lib/timeseries-store.ts';
+import { fileSeriesSource } from '../lib/series-file.ts';
 import { serve } from '../server/main.ts';
 import { median } from './stats.ts';
 
@@ -46,17 +46,15 @@ export async function runChartBenchmarks(work: string, log: (l: string) => void)
     const all = cat.timeseries.map((_, k) => k);
     const renderAll = async (ks: number[], renderer: () => Promise<{ r: ChartRenderer; done: () => Promise<void> }>, parallel: number) => {
       let next = 0;
-      await ts.pool.with(async (conn) => {
-        const source = duckSeriesSource(conn);
-        await Promise.all(Array.from({ length: parallel }, async () => {
-          while (next < ks.length) {
-            const doc = await chartDocument(cat, source, request(ks[next++]!));
-            const { r, done } = await renderer();
-            await r.render(doc);
-            await done();
-          }
-        }));
-      });
+      const source = fileSeriesSource(ts.series);
+      await Promise.all(Array.from({ length: parallel }, async () => {
+        while (next < ks.length) {
+          const doc = await chartDocument(cat, source, request(ks[next++]!));
+          const { r, done } = await renderer();
+          await r.render(doc);
+          await done();
+        }
+      }));
     };
 
     log(`charts: ${all.length} one-week 800x500 PNGs with a warm browser (${exe.source}) ...`);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
 import { all, openDuckDB } from '../lib/duckdb.ts';
+import { INDEX_FILE } from '../lib/series-file.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { startEndpointProcess, WORK } from './radar.ts';
 import { runSampled, treeRssMb } from './stats.ts';
@@ -232,9 +233,10 @@ export async function timeseriesEndpointMemory(buildDir: string, rounds: number,
 /** The Timeseries API build to page through: the timeseries bench's (100,000 stations) when there, else a 14-day demo. */
 export async function timeseriesBuild(log: (l: string) => void): Promise<string> {
   const bench = join(ROOT, '.cache', 'bench-timeseries', 'dist');
-  if (existsSync(join(bench, 'build.json'))) return realpathSync(bench);
+  const current = (dist: string) => existsSync(join(dist, 'build.json')) && existsSync(join(dist, 'data', INDEX_FILE));
+  if (current(bench)) return realpathSync(bench);
   const out = join(WORK, 'memory-timeseries');
-  if (!existsSync(join(out, 'build.json'))) {
+  if (!current(out)) {
     log('memory: no timeseries bench build (.cache/bench-timeseries): building a 14-day timeseries demo ...');
     const snap = join(WORK, 'memory-timeseries-snapshot');
     await writeDemoSnapshot({ from: '2024-01-01', days: 14, seed: 2, out: snap, apis: ['timeseries-v1'], log: () => {} });

@@ -15,6 +15,7 @@ import { assertNoHiveKeys } from '../lib/hive.ts';
 import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
 import type { Catalogue } from '../core/timeseries/catalogue.ts';
+import { closeSeriesFile, openSeriesFile, type SeriesFile } from '../lib/series-file.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 import type { ResidentTable } from '../core/radar/resident.ts';
 import type { ResourceName } from '../core/radar/resources.ts';
@@ -196,8 +197,11 @@ export interface ServedBuild {
   tag: string;
   /** The radar catalogue: its database, facts about it, and its small tables in memory. */
   radar?: { pool: ConnectionPool; facts: CatalogueFacts; resident: Partial<Record<ResourceName, ResidentTable>> };
-  /** The Timeseries API: observations in the pool's database, metadata in memory. */
-  timeseries?: { pool: ConnectionPool; catalogue: Catalogue };
+  /**
+   * The Timeseries API: its metadata in memory, its observations in the series file (lib/series-file.ts). The
+   * database is read once, when the build is opened.
+   */
+  timeseries?: { catalogue: Catalogue; series: SeriesFile };
   close(): void;
 }
 
@@ -212,7 +216,7 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
     tag: createHash('sha1').update(`${basename(folder)}\n${buildJson}`).digest('base64url').slice(0, 16),
     close() {
       build.radar?.pool.close();
-      build.timeseries?.pool.close();
+      if (build.timeseries) closeSeriesFile(build.timeseries.series);
     },
   };
   const radarDb = join(folder, 'data', RADAR_DB_FILE);
@@ -230,8 +234,13 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
   }
   const timeseriesDb = join(folder, 'data', TIMESERIES_DB_FILE);
   if (existsSync(timeseriesDb)) {
-    const pool = await ConnectionPool.open(timeseriesDb, poolSize, limits);
-    build.timeseries = { pool, catalogue: await pool.withoutLimit((c) => loadCatalogue(c, Date.parse(info.snapshot.taken_at))) };
+    const pool = await ConnectionPool.open(timeseriesDb, 1, limits);
+    try {
+      const catalogue = await pool.withoutLimit((c) => loadCatalogue(c, Date.parse(info.snapshot.taken_at)));
+      build.timeseries = { catalogue, series: openSeriesFile(dirname(timeseriesDb)) };
+    } finally {
+      pool.close();
+    }
   }
   return build;
 }

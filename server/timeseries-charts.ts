@@ -15,7 +15,7 @@ import { MAX_POST_BYTES } from '../core/timeseries/data-request.ts';
 import type { TimeseriesRoute } from '../core/timeseries/routes.ts';
 import { PRERENDER_INTERVALS } from '../core/snapshot/timeseries-config.ts';
 import { RendererBusy, RenderTimeout, type ChartRenderer } from '../lib/chart-renderer.ts';
-import { duckSeriesSource } from '../lib/timeseries-store.ts';
+import { fileSeriesSource } from '../lib/series-file.ts';
 import { API_HEADERS, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
@@ -38,7 +38,7 @@ function renderError(e: unknown): HttpError {
 }
 
 async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, request: ChartRequest, name: string): Promise<void> {
-  const doc = await ts.pool.with((conn) => chartDocument(ts.catalogue, duckSeriesSource(conn), request));
+  const doc = await chartDocument(ts.catalogue, fileSeriesSource(ts.series), request);
   let bytes: Buffer;
   try {
     bytes = await renderer.render(doc);

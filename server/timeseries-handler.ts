@@ -14,7 +14,7 @@ import { readGetData } from '../core/timeseries/data-request.ts';
 import { collectionIsStatic, itemIsStatic, readCollectionParams, readItemParams, readParam } from '../core/timeseries/params.ts';
 import { allowedMethods, matchTimeseriesPath, TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { staticFile } from '../core/timeseries/static-tree.ts';
-import { duckSeriesSource } from '../lib/timeseries-store.ts';
+import { fileSeriesSource } from '../lib/series-file.ts';
 import { API_HEADERS, redirect, sendText, treeFilePath, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { handlePostData, sendJsonBytes, type Timeseries } from './timeseries-data.ts';
@@ -102,7 +102,7 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
       if (representation !== 'json') return handleGetChart(req, res, ts, options.renderer, representation, k, q);
       const { request, isStatic } = readGetData(q, cat, k);
       if (isStatic && (await fromTree(request.expanded))) return;
-      const body = await ts.pool.with((conn) => answerData(cat, duckSeriesSource(conn), request));
+      const body = await answerData(cat, fileSeriesSource(ts.series), request);
       return sendJsonBytes(req, res, body);
     }
     case 'postData':

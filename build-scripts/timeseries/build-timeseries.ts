@@ -1,6 +1,7 @@
 /** The Timeseries API part of a build: its database, then (unless database-only) its static tree and pre-rendered charts. */
 import { join } from 'node:path';
 import { ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
+import { writeSeriesFile } from '../../lib/series-file.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { staticFileCount } from '../../core/timeseries/static-tree.ts';
 import type { ApiBuildContext } from '../lib/api-build.ts';
@@ -18,6 +19,8 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
     await buildTimeseriesDb(conn, ctx.tableSql, config, (name) => progress.begin(`timeseries database: ${name}`));
     const cat = await loadCatalogue(conn, Date.parse(ctx.manifest.taken_at));
     checkConfigReferences(cat);
+    progress.begin('timeseries observations file');
+    await writeSeriesFile(conn, ctx.dataDir, cat.timeseries.length);
     if (ctx.writeTree) {
       progress.totalFiles += staticFileCount(cat);
       await writeTimeseriesTree({ conn, cat, writer: ctx.writer, progress });
