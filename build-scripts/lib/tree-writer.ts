@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { BackgroundWrites } from './background-writes.ts';
 import type { Progress } from './progress.ts';
 
 export interface FileState {
@@ -45,6 +46,8 @@ export class TreeWriter {
   readonly files = new Map<string, FileState>();
   /** Files written (or linked) in this build, and files of the base tree kept as they were. */
   readonly counts = { written: 0, kept: 0, removed: 0 };
+  /** While set, writeDecided and linkDecided are done by a worker thread (background-writes.ts). */
+  private background: BackgroundWrites | undefined;
 
   constructor(root: string, progress: Progress, opts: TreeWriterOptions = {}) {
     this.root = root;
@@ -155,16 +158,47 @@ export class TreeWriter {
     };
   }
 
+  /**
+   * Hands writeDecided and linkDecided to a worker thread until `finishBackground` (call `settle` now and then
+   * meanwhile, and `abortBackground` if the build fails). Other writes stay on this thread.
+   */
+  startBackground(): void {
+    this.background ??= new BackgroundWrites();
+  }
+
+  /** Waits while the worker is behind; raises a write it failed. */
+  async settle(): Promise<void> {
+    await this.background?.settle();
+  }
+
+  /** Waits until the worker has written everything handed to it; raises a write it failed. */
+  async finishBackground(): Promise<void> {
+    const b = this.background;
+    this.background = undefined;
+    await b?.finish();
+  }
+
+  async abortBackground(): Promise<void> {
+    const b = this.background;
+    this.background = undefined;
+    await b?.abort();
+  }
+
   /** Writes a file whose bytes the caller knows to differ from the base tree's (or to be new). */
   writeDecided(rel: string, text: string | Buffer): void {
     const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-    writeFileSync(this.target(rel), buf);
+    const abs = this.target(rel);
+    if (this.background) this.background.write(abs, buf);
+    else writeFileSync(abs, buf);
     this.progress.wrote(buf.length);
   }
 
   /** Links a second name to a file of this build, where the caller knows the name is new or changed. */
   linkDecided(existingRel: string, rel: string): void {
-    linkSync(join(this.root, existingRel), this.target(rel));
+    const from = join(this.root, existingRel);
+    const abs = this.target(rel);
+    if (this.background) this.background.link(from, abs);
+    else linkSync(from, abs);
     this.progress.wrote(0);
   }
 

@@ -144,6 +144,7 @@ async function writeIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: stri
     const q = idContentSql(ctx, f.route, f.v, changedKeys);
     for await (const batch of streamKeyedText(ctx.conn, { sql: `SELECT k, c AS t FROM (${q.sql})`, params: q.params })) {
       for (let i = 0; i < batch.keys.length; i++) ctx.writer.writeDecided(path(batch.keys[i]!), batch.texts[i] ?? '');
+      await ctx.writer.settle();
     }
     return;
   }
@@ -170,6 +171,7 @@ async function writeIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: stri
       }
       texts.push(batch.texts[i]!);
     }
+    await ctx.writer.settle();
   }
   flush();
   recorder?.close();
@@ -181,6 +183,7 @@ async function linkIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: strin
   const keys = changedKeys ?? ctx.state.idKeysSql(f.tag);
   for await (const batch of streamKeyedText(ctx.conn, { sql: `SELECT k, '' AS t FROM (${keys}) ORDER BY k`, params: {} })) {
     for (const id of batch.keys) ctx.writer.linkDecided(staticFile(idPath(f.route, id), simple), `${f.prefix}${id}${f.suffix}`);
+    await ctx.writer.settle();
   }
 }
 
@@ -190,6 +193,18 @@ async function linkIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: strin
  * as they are written.
  */
 export async function writeRadarTree(ctx: RadarTreeContext): Promise<void> {
+  // the id files are written by a worker thread while this one makes the next ones
+  ctx.writer.startBackground();
+  try {
+    await writeRadarFiles(ctx);
+    await ctx.writer.finishBackground();
+  } catch (e) {
+    await ctx.writer.abortBackground();
+    throw e;
+  }
+}
+
+async function writeRadarFiles(ctx: RadarTreeContext): Promise<void> {
   const files = idFiles();
   // Over a base tree, the id files are hashed in SQL first, and only the changed ones written. Into an empty
   // folder every file is new: they are written straight away and hashed as they are written, which saves a
