@@ -1,6 +1,7 @@
 /**
  * Writes files into the static tree: synchronous writes (the fastest way to write many small files on
- * Node, see PERFORMANCE-NOTES.md), directories made once, every byte counted for the progress line.
+ * Node, see PERFORMANCE-NOTES.md), directories made once, every byte counted for the progress line. The bulk
+ * of a tree, the radar id files, can be handed to a worker thread (`startBackground`, background-writes.ts).
  *
  * Every file put through the writer is recorded with the MD5 of its bytes and its size (the `file` part of
  * the tree state, tree-state.ts). A build over a base tree (an incremental build: the folder already holds an
