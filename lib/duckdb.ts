@@ -19,7 +19,10 @@ export interface OpenOptions {
 
 export async function openDuckDB(opts: OpenOptions = {}): Promise<DuckDBInstance> {
   // No TimeZone setting: it needs the ICU extension, which cannot be downloaded here; without ICU, DuckDB reads times as UTC.
-  const config: Record<string, string> = { threads: String(opts.threads ?? 2) };
+  // A background thread of DuckDB's allocator hands freed memory back to the system as it goes; without it,
+  // freed pages wait for the allocator's next use of that arena. The 30-year database-only build peaked at
+  // 1,726 MB without, 1,299 MB with, in the same time.
+  const config: Record<string, string> = { threads: String(opts.threads ?? 2), allocator_background_threads: 'true' };
   if (opts.readOnly) config['access_mode'] = 'READ_ONLY';
   if (opts.memoryLimit) config['memory_limit'] = opts.memoryLimit;
   if (opts.tempDirectory) config['temp_directory'] = opts.tempDirectory;
