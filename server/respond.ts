@@ -51,6 +51,14 @@ export function sendBytes(req: IncomingMessage, res: ServerResponse, contentType
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
+/** Sends a body made piece by piece, each piece made into bytes as it comes; its length is sent first. */
+export function sendPieces(req: IncomingMessage, res: ServerResponse, contentType: string, pieces: Iterable<string>, headers: Record<string, string> = {}): void {
+  const bytes = Array.from(pieces, (s) => Buffer.from(s, 'utf8'));
+  res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': bytes.reduce((n, b) => n + b.length, 0), ...headers });
+  if (req.method !== 'HEAD') for (const b of bytes) res.write(b);
+  res.end();
+}
+
 /**
  * The file of the static tree a request path names by its own name (`/api/v1/index.json`), or undefined for a
  * path that cannot be decoded or holds a `..` segment or a NUL.

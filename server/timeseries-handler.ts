@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
-import { collectionAnswer, indexAnswer, itemAnswer, searchAnswer } from '../core/timeseries/answer.ts';
+import { collectionParts, indexAnswer, itemAnswer, searchAnswer } from '../core/timeseries/answer.ts';
 import type { Catalogue, CollectionName } from '../core/timeseries/catalogue.ts';
 import { chooseRepresentation, JSON_TYPE } from '../core/timeseries/charts.ts';
 import { answerData } from '../core/timeseries/data.ts';
@@ -15,7 +15,7 @@ import { collectionIsStatic, itemIsStatic, readCollectionParams, readItemParams,
 import { allowedMethods, matchTimeseriesPath, TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { staticFile } from '../core/timeseries/static-tree.ts';
 import { fileSeriesSource } from '../lib/series-file.ts';
-import { API_HEADERS, redirect, sendText, treeFilePath, trySendFile } from './respond.ts';
+import { API_HEADERS, redirect, sendPieces, sendText, treeFilePath, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { handlePostData, sendJsonBytes, type Timeseries } from './timeseries-data.ts';
 import { handleGetChart, handlePostChart, handlePrerendered } from './timeseries-charts.ts';
@@ -88,8 +88,8 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
     case 'collection': {
       const p = readCollectionParams(q, route.collection);
       if (collectionIsStatic(p) && (await fromTree(p.expanded))) return;
-      const a = collectionAnswer(cat, route.collection, p, url.pathname, q);
-      return sendText(req, res, 200, JSON_TYPE, a.body, a.links.length ? { Link: a.links.join(', ') } : {});
+      const a = collectionParts(cat, route.collection, p, url.pathname, q);
+      return sendPieces(req, res, JSON_TYPE, a.pieces(), a.links.length ? { Link: a.links.join(', ') } : {});
     }
     case 'item': {
       const i = idOf(cat, route.collection, route.id);

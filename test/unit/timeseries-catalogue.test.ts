@@ -3,7 +3,7 @@
  * locales, sorting, views, status intervals and rendering hints, search and the collection index.
  */
 import { describe, expect, test } from 'vitest';
-import { collectionAnswer, indexAnswer, itemAnswer } from '../../core/timeseries/answer.ts';
+import { collectionAnswer, collectionParts, indexAnswer, itemAnswer } from '../../core/timeseries/answer.ts';
 import { selectMembers, matchingSeries } from '../../core/timeseries/filters.ts';
 import { labelIn, normaliseLocale, sortByLabel } from '../../core/timeseries/locale.ts';
 import { readCollectionParams, readItemParams } from '../../core/timeseries/params.ts';
@@ -85,6 +85,24 @@ describe('labels and locales', () => {
     const item = JSON.parse(itemAnswer(cat, 'timeseries', 0, readItemParams(new URLSearchParams('locale=de'), 'timeseries')));
     expect(item.parameters.phenomenon).toEqual({ id: 'phe_level', label: 'Wasserstand' });
     expect(item.refValues[0].label).toBe('Meldestufe 1');
+  });
+
+  test('a collection in pieces of any size is the JSON array of its member views, byte for byte', () => {
+    for (const name of ['stations', 'timeseries', 'features'] as const) {
+      for (const query of ['', 'expanded=true&locale=de', 'offset=1&limit=2']) {
+        const q = new URLSearchParams(query);
+        const p = readCollectionParams(q, name);
+        const whole = collectionAnswer(cat, name, p, `/api/v1/${name}`, q).body;
+        const members = JSON.parse(whole) as unknown[];
+        expect(members.length, `${name}?${query}`).toBeGreaterThan(0);
+        expect(whole).toBe(JSON.stringify(members));
+        for (const size of [1, 2, 3, 1000]) {
+          const pieces = [...collectionParts(cat, name, p, `/api/v1/${name}`, q, size).pieces()];
+          expect(pieces.join(''), `${name}?${query} in pieces of ${size}`).toBe(whole);
+          expect(pieces.length).toBe(2 + Math.ceil(members.length / size));
+        }
+      }
+    }
   });
 });
 
