@@ -10,7 +10,7 @@ import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBV
 import type { CatalogueFacts } from '../core/radar/queries.ts';
 import { HttpError } from '../core/http/errors.ts';
 import type { SnapshotManifest } from '../core/snapshot/table-schema.ts';
-import { openDuckDB, run } from '../lib/duckdb.ts';
+import { openDuckDB } from '../lib/duckdb.ts';
 import { assertNoHiveKeys } from '../lib/hive.ts';
 import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
@@ -24,8 +24,6 @@ import { loadResidentTables } from './resident-tables.ts';
 /** Defaults: a query may run 10 s before it is interrupted; at most 64 requests wait for a connection. */
 export const QUERY_TIMEOUT_MS = 10_000;
 export const MAX_WAITING = 64;
-/** DuckDB's memory limit for a database build's radar catalogue (a partitioned one keeps the pool's 64 MB). */
-export const DATABASE_BUILD_MEMORY = '32MB';
 
 export interface PoolLimits {
   /** Time a query may run until its answer starts, ms; then it is interrupted in DuckDB and answered 503. */
@@ -228,10 +226,6 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
       const facts = await pool.withoutLimit(readCatalogueFacts);
       // a partitioned catalogue below a folder named like `key=value` is refused before anything is read from it
       if (facts.partitioned) assertNoHiveKeys(dirname(radarDb));
-      // A database build streams every answer in stored order, without sorting: 32 MB of DuckDB buffers do. The
-      // 30-year catalogue's mixed load peaked at 345 MB with 1 client and 454 MB with 4 (64 MB: 400 and 495;
-      // 16 MB: answers failed). A partitioned build sorts its answers and keeps 64 MB.
-      else await pool.withoutLimit((c) => run(c, `SET memory_limit = '${DATABASE_BUILD_MEMORY}'`));
       build.radar = { pool, facts, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)) };
     } catch (e) {
       pool.close();

@@ -20,7 +20,6 @@ import { parquetFilesBelow } from '../../lib/hive.ts';
 import { runTmp } from '../helpers/paths.ts';
 import { partitionedDemoBuild } from '../helpers/partitioned.ts';
 import { get, startEndpoint, type Served } from '../helpers/servers.ts';
-import { DATABASE_BUILD_MEMORY, openServedBuild } from '../../server/served-build.ts';
 
 const run = promisify(execFile);
 const P = RADAR_PREFIX;
@@ -182,22 +181,5 @@ describe('answers over HTTP are byte-identical to a database-only build', () => 
       renameSync(`${original}.away`, original);
       await s.close();
     }
-  });
-});
-
-describe('the endpoint memory limit', () => {
-  test('32 MB of DuckDB buffers over a database build, which never sorts; 64 MB over a partitioned one, which does', async () => {
-    const limit = async (folder: string) => {
-      const b = await openServedBuild(folder);
-      try {
-        const rows = await b.radar!.pool.withoutLimit((c) => all(c, "SELECT current_setting('memory_limit') AS m"));
-        return String(rows[0]!['m']);
-      } finally {
-        b.close();
-      }
-    };
-    expect(await limit(dbOnly)).toBe('30.5 MiB');
-    expect(DATABASE_BUILD_MEMORY).toBe('32MB');
-    expect(await limit(partitioned)).toBe('61.0 MiB');
   });
 });
