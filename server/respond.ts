@@ -51,7 +51,7 @@ export function sendBytes(req: IncomingMessage, res: ServerResponse, contentType
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
-/** Sends a body made piece by piece, each piece made into bytes as it comes; its length is sent first. */
+/** Sends a body made piece by piece: each piece is made into bytes in turn (never all one string), then the length goes first. */
 export function sendPieces(req: IncomingMessage, res: ServerResponse, contentType: string, pieces: Iterable<string>, headers: Record<string, string> = {}): void {
   const bytes = Array.from(pieces, (s) => Buffer.from(s, 'utf8'));
   res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': bytes.reduce((n, b) => n + b.length, 0), ...headers });

@@ -1,6 +1,7 @@
 /**
- * A build folder as the endpoint serves it: the static tree and, per API, a read-only DuckDB database with a
- * small pool of connections. Requests borrow a connection for the life of one query.
+ * A build folder as the endpoint serves it: the static tree; the radar catalogue's read-only DuckDB database
+ * with a small pool of connections (requests borrow one for the life of a query); the Timeseries API's metadata,
+ * read from its database at start, and its series file.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
