@@ -104,6 +104,8 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     let order: string[] | undefined;
     const stats: Record<string, number> = {};
     let base: BaseTree | undefined;
+    // linking the served tree into the new folder (or recycling an older one) is a phase of its own
+    progress.begin('base tree');
     const folder = await buildAtomically(
       opts.out,
       async (dir, from) => {
