@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
 import { all, openDuckDB } from '../lib/duckdb.ts';
-import { INDEX_FILE } from '../lib/series-file.ts';
+import { seriesFileCurrent } from '../lib/series-file.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { startEndpointProcess, WORK } from './radar.ts';
 import { runSampled, treeRssMb } from './stats.ts';
@@ -233,7 +233,7 @@ export async function timeseriesEndpointMemory(buildDir: string, rounds: number,
 /** The Timeseries API build to page through: the timeseries bench's (100,000 stations) when there, else a 14-day demo. */
 export async function timeseriesBuild(log: (l: string) => void): Promise<string> {
   const bench = join(ROOT, '.cache', 'bench-timeseries', 'dist');
-  const current = (dist: string) => existsSync(join(dist, 'build.json')) && existsSync(join(dist, 'data', INDEX_FILE));
+  const current = (dist: string) => existsSync(join(dist, 'build.json')) && seriesFileCurrent(join(dist, 'data'));
   if (current(bench)) return realpathSync(bench);
   const out = join(WORK, 'memory-timeseries');
   if (!current(out)) {

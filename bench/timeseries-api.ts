@@ -11,7 +11,6 @@
  *   in-process (filter, sort by label, JSON);
  * - opening the build (the endpoint's start: catalogue load and station index).
  */
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, get as httpGet } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -27,7 +26,7 @@ import { answerData } from '../core/timeseries/data.ts';
 import { dataBody } from '../core/timeseries/data-body.ts';
 import { readGetData } from '../core/timeseries/data-request.ts';
 import { readCollectionParams } from '../core/timeseries/params.ts';
-import { fileSeriesSource, INDEX_FILE, readSpan } from '../lib/series-file.ts';
+import { fileSeriesSource, readSpan, seriesFileCurrent } from '../lib/series-file.ts';
 import { serve } from '../server/main.ts';
 import { openServedBuild } from '../server/served-build.ts';
 
@@ -134,8 +133,8 @@ export async function timeseriesBenchBuild(opts: { stations: number; dir?: strin
   const dir = resolve(opts.dir ?? TIMESERIES_BENCH_DIR);
   const dist = join(dir, 'dist');
   const built = await readFile(join(dist, 'build.json'), 'utf8').catch(() => '');
-  // a build made before the series file existed is made again
-  if (opts.reuse && built.includes(`"bench-${opts.stations}-stations"`) && existsSync(join(dist, 'data', INDEX_FILE))) return { dist };
+  // a build without a series file of this format is made again
+  if (opts.reuse && built.includes(`"bench-${opts.stations}-stations"`) && seriesFileCurrent(join(dist, 'data'))) return { dist };
   opts.log(`timeseries bench: writing a snapshot with ${opts.stations} stations and ${YEAR_POINTS} values of a year, and building it`);
   await writeSnapshot(join(dir, 'snapshot'), opts.stations);
   const t = performance.now();

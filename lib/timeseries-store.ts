@@ -43,8 +43,8 @@ export async function loadCatalogue(conn: DuckDBConnection, takenAt: number): Pr
   return makeCatalogue(rows, await readConfig(conn), takenAt);
 }
 
-/** The values of a DOUBLE column vector without nulls: DuckDB's own array where the vector exposes it. */
-function doubles(vector: DuckDBVector, count: number): Float64Array {
+/** The values of a DOUBLE column vector without nulls (coalesce them in SQL): DuckDB's own array where the vector exposes it. */
+export function doubles(vector: DuckDBVector, count: number): Float64Array {
   const items = (vector as unknown as { items?: unknown }).items;
   if (items instanceof Float64Array && items.length === count) return items;
   return Float64Array.from({ length: count }, (_, i) => {

@@ -235,13 +235,23 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
   }
   const timeseriesDb = join(folder, 'data', TIMESERIES_DB_FILE);
   if (existsSync(timeseriesDb)) {
-    const pool = await ConnectionPool.open(timeseriesDb, 1, limits);
     try {
-      const catalogue = await pool.withoutLimit((c) => loadCatalogue(c, Date.parse(info.snapshot.taken_at)));
-      build.timeseries = { catalogue, series: openSeriesFile(dirname(timeseriesDb)) };
-    } finally {
-      pool.close();
+      build.timeseries = { catalogue: await readTimeseriesCatalogue(timeseriesDb, Date.parse(info.snapshot.taken_at), limits), series: openSeriesFile(dirname(timeseriesDb)) };
+    } catch (e) {
+      // the radar catalogue's pool, opened already, is not left open
+      build.close();
+      throw e;
     }
   }
   return build;
+}
+
+/** The Timeseries API's metadata, read once from its database, which is then closed. */
+async function readTimeseriesCatalogue(path: string, takenAt: number, limits: PoolLimits): Promise<Catalogue> {
+  const pool = await ConnectionPool.open(path, 1, limits);
+  try {
+    return await pool.withoutLimit((c) => loadCatalogue(c, takenAt));
+  } finally {
+    pool.close();
+  }
 }
