@@ -17,7 +17,7 @@
  * pages/s here): the ratio is taken against it, though at 30 years it could not run (memory).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
@@ -26,7 +26,7 @@ import { csvHeader, csvRecordSql, checksumRecordSql, jsonRecordSql } from '../co
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { VARIANTS, type Variant } from '../core/radar/static-tree.ts';
 import { all, openDuckDB } from '../lib/duckdb.ts';
-import { WORK } from './radar.ts';
+import { radarDbBuild, WORK } from './radar.ts';
 import { median, runSampled } from './stats.ts';
 import { listFiles } from '../build-scripts/lib/site-files.ts';
 
@@ -299,8 +299,7 @@ export async function runAstroPagesBench(opts: AstroPagesOptions): Promise<Astro
 
 /** The 30-year catalogue's database: the radar-queries bench's database-only build, made when missing. */
 export async function fullCatalogueDb(snapshot: () => Promise<string>): Promise<string> {
-  const out = join(WORK, 'radar-db-11000d');
-  if (!existsSync(join(out, 'build.json'))) await build({ snapshot: await snapshot(), out, quiet: true, dbOnly: true });
+  const out = await radarDbBuild(snapshot, 11000);
   return join(realpathSync(out), 'data', RADAR_DB_FILE);
 }
 

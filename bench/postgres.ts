@@ -20,11 +20,10 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { build } from '../build-scripts/build.ts';
 import { freePort } from '../test/helpers/nginx.ts';
 import { ensurePostgres, startPostgres, BENCH_SETTINGS } from './lib/postgres.ts';
 import { loadFromDuckDB, RADAR_INDEXES, RADAR_TABLES, TIMESERIES_INDEXES, TIMESERIES_TABLES, type LoadFigures } from './pg-load.ts';
-import { radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
+import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
 import { median, percentile } from './stats.ts';
 import { rng, timeseriesBenchBuild } from './timeseries-api.ts';
 
@@ -282,12 +281,8 @@ async function stopProcess(child: ChildProcess | undefined): Promise<void> {
 export async function runPostgresBench(scale: 'small' | 'full', log: (line: string) => void, opts: { quick?: boolean } = {}): Promise<PostgresBench> {
   const shorten = (specs: QuerySpec[]) => (opts.quick ? specs.map((s) => ({ ...s, runs: Math.min(s.runs, 6), seconds: 1, ...(s.amount ? { amount: 16 } : {}) })) : specs);
   const [from, days] = scale === 'full' ? ['1993-09-01', 11000] : ['2023-01-01', 365];
-  const radarBuild = join(WORK, `radar-db-${days}d`);
   const snap = await radarSnapshot(from, days);
-  if (!statSync(join(radarBuild, 'build.json'), { throwIfNoEntry: false })) {
-    log(`building the ${days}-day radar catalogue (database only) ...`);
-    await build({ snapshot: snap, out: radarBuild, quiet: true, dbOnly: true });
-  }
+  const radarBuild = await radarDbBuild(async () => snap, days, log);
   const ts = await timeseriesBenchBuild({ stations: 100_000, reuse: true, log });
   const radarDuck = join(radarBuild, 'data', 'radarnet-mirror-v3.duckdb');
   const tsDuck = join(ts.dist, 'data', 'timeseries-v1.duckdb');

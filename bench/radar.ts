@@ -7,6 +7,9 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { build } from '../build-scripts/build.ts';
+import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
+import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
+import { openDuckDB } from '../lib/duckdb.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
 import { plainWrite, readFiles } from './plain-write.ts';
@@ -65,7 +68,10 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
 }
 
 export async function startEndpointProcess(buildDir: string, port: number, workers = 1): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   // Keep reading stderr to the end: a closed pipe would kill the endpoint at its next log line.
   let log = '';
   await new Promise<void>((resolve, reject) => {
@@ -105,10 +111,37 @@ export interface QueryFigures {
   endpointPeakRssMb: number;
 }
 
+/** True when `out` holds a radar catalogue database this version of snapcat serves (readCatalogueFacts accepts it). */
+async function radarDbCurrent(out: string): Promise<boolean> {
+  if (!existsSync(join(out, 'build.json'))) return false;
+  const instance = await openDuckDB({ path: join(out, 'data', RADAR_DB_FILE), readOnly: true, threads: 1 });
+  const conn = await instance.connect();
+  try {
+    await readCatalogueFacts(conn);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/**
+ * The database-only build of a `days`-day catalogue the benches share (`bench/.work/radar-db-<days>d`), built
+ * again when missing or made by an earlier snapcat.
+ */
+export async function radarDbBuild(snapshot: () => Promise<string>, days: number, log?: (line: string) => void): Promise<string> {
+  const out = join(WORK, `radar-db-${days}d`);
+  if (await radarDbCurrent(out)) return out;
+  log?.(`building the ${days}-day radar catalogue (database only) ...`);
+  await build({ snapshot: await snapshot(), out, quiet: true, dbOnly: true });
+  return out;
+}
+
 /** Live queries through a real endpoint process over a database-only build of `snapshot`. */
 export async function benchQueries(snapshot: string, from: string, days: number, port = 18765): Promise<QueryFigures> {
-  const out = join(WORK, `radar-db-${days}d`);
-  if (!existsSync(join(out, 'build.json'))) await build({ snapshot, out, quiet: true, dbOnly: true });
+  const out = await radarDbBuild(async () => snapshot, days);
   const child = await startEndpointProcess(out, port);
   try {
     const base = `http://127.0.0.1:${port}/radarnet/mirror/v3`;

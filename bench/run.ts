@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchQueries, benchStaticBuild, radarSnapshot, WORK } from './radar.ts';
+import { benchQueries, benchStaticBuild, radarDbBuild, radarSnapshot } from './radar.ts';
 import { fullCatalogueDb, runAstroPagesBench } from './astro-pages.ts';
 import { buildMemory, radarEndpointMemory, timeseriesBuild, timeseriesEndpointMemory } from './memory.ts';
 import { runAlgorithmBenchmarks } from './timeseries-algorithms.ts';
@@ -87,8 +87,7 @@ if (want('memory')) {
   row(`full build (\`node build-scripts/build.ts --no-site --no-charts\`, own process, RSS with children every 50 ms and VmHWM) of the ${days}-day catalogue, ${b.files} files`, `peak **${b.peakRssMb.toFixed(0)} MB** (${b.seconds.toFixed(0)} s)`, '< 2 GB');
   const d = await buildMemory(dbSnap, true);
   row(`database-only build (--db-only) of the ${dbDays}-day catalogue`, `peak **${d.peakRssMb.toFixed(0)} MB** (${d.seconds.toFixed(0)} s)`, '< 2 GB');
-  const dbBuild = join(WORK, `radar-db-${dbDays}d`);
-  if (!existsSync(join(dbBuild, 'build.json'))) await build({ snapshot: dbSnap, out: dbBuild, quiet: true, dbOnly: true });
+  const dbBuild = await radarDbBuild(async () => dbSnap, dbDays as number);
   const fig = (e: Awaited<ReturnType<typeof radarEndpointMemory>>) =>
     `peak **${e.peakRssMb.toFixed(0)} MB** (${e.startRssMb.toFixed(0)} MB at start); ${e.requests} requests, ${e.mb.toFixed(0)} MB in ${e.seconds.toFixed(0)} s${e.failed.length ? `; **${e.failed.length} failed**: ${[...new Set(e.failed)].slice(0, 3).join('; ')}` : ''}`;
   const rounds = 2;

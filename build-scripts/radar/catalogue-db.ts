@@ -18,6 +18,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { answerOrder, partitionedViewSql, partitionKeysSql } from '../../core/radar/partitions.ts';
 import type { CatalogueFacts } from '../../core/radar/queries.ts';
 import { RESOURCES, type Resource } from '../../core/radar/resources.ts';
+import { SUBSET_TABLES } from '../../core/radar/routes.ts';
 import { all, run, sqlString } from '../../lib/duckdb.ts';
 import { assertNoHiveKeys } from '../../lib/hive.ts';
 
@@ -138,6 +139,13 @@ export async function buildCatalogueDb(
       if (big) await writePartitioned(conn, big, sql, partitioned);
       else await run(conn, `CREATE TABLE ${name} AS ${sql}`);
     }
+    // the rare records of the big tables, for the routes of alarms and the blacklist (routes.ts SUBSET_TABLES);
+    // in the database even in a partitioned build, in answer order
+    for (const s of SUBSET_TABLES) {
+      const r = RESOURCES[s.of];
+      onTable(s.table);
+      await run(conn, `CREATE TABLE ${s.table} AS SELECT * FROM ${x(r.table)} WHERE ${s.where} ORDER BY ${answerOrder(r)}`);
+    }
     await run(
       conn,
       `CREATE TABLE facts AS
@@ -152,6 +160,10 @@ export async function buildCatalogueDb(
 }
 
 export async function readCatalogueFacts(conn: DuckDBConnection): Promise<CatalogueFacts> {
+  // a database of an earlier snapcat may lack tables this one queries: refused as a whole, not a 500 per route
+  const present = new Set((await all(conn, 'SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()')).map((r) => r['table_name'] as string));
+  const missing = SUBSET_TABLES.map((s) => s.table).filter((t) => !present.has(t));
+  if (missing.length > 0) throw new Error(`the radar catalogue database lacks the table ${missing.join(', ')}: it was built by an earlier version of snapcat; build the snapshot again`);
   const rows = await all(conn, 'SELECT resource, max_duration_ms FROM facts');
   // A partitioned build's big tables are views (writePartitioned).
   const [views] = await all(conn, "SELECT count(*) AS n FROM duckdb_views() WHERE database_name = current_database() AND view_name = 'files_x'");

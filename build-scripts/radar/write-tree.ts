@@ -10,7 +10,7 @@ import { routeDocPage } from '../../core/radar/html-doc.ts';
 import { NO_SELECTION, recordQuery, type CatalogueFacts } from '../../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../../core/radar/resources.ts';
-import { indexDocument, RADAR_PREFIX, RADAR_ROUTES, type RadarRoute } from '../../core/radar/routes.ts';
+import { indexDocument, RADAR_PREFIX, RADAR_ROUTES, routeTable, type RadarRoute } from '../../core/radar/routes.ts';
 import { routeVariants, staticFile, VARIANTS, type Variant } from '../../core/radar/static-tree.ts';
 import { all, sqlString, streamKeyedText } from '../../lib/duckdb.ts';
 import type { Progress } from '../lib/progress.ts';
@@ -34,8 +34,7 @@ export async function countRadarTreeFiles(conn: DuckDBConnection): Promise<numbe
       n += variants;
       continue;
     }
-    const r = RESOURCES[route.resource!];
-    const [row] = await all(conn, `SELECT count(DISTINCT id) AS n FROM ${r.table} WHERE ${route.where ?? 'true'}`);
+    const [row] = await all(conn, `SELECT count(DISTINCT id) AS n FROM ${routeTable(route)} WHERE ${route.where ?? 'true'}`);
     n += Number(row!['n']) * variants;
   }
   return n;

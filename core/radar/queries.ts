@@ -7,7 +7,7 @@ import type { RadarParams } from './params.ts';
 import { answerOrder, partitionFilter } from './partitions.ts';
 import { checksumRecordSql, csvRecordSql, jsonRecordSql, type RecordFormat } from './record-sql.ts';
 import { RESOURCES, viewFields, type ResourceName } from './resources.ts';
-import type { RadarRoute } from './routes.ts';
+import { routeTable, type RadarRoute } from './routes.ts';
 
 /** Facts about the catalogue database the queries need. */
 export interface CatalogueFacts {
@@ -39,7 +39,9 @@ export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment 
     q.format === 'json' ? jsonRecordSql(fields) : q.format === 'csv' ? csvRecordSql(fields) : checksumRecordSql(r.checksum!.checksum, r.checksum!.filename);
   const s = q.selection;
   const maxDurationMs = facts.maxDurationMs[r.name] ?? 0;
-  const partitioned = facts.partitioned === true && r.partitioned === true;
+  const table = routeTable(q.route);
+  // a subset table is in the database even in a partitioned build (it is small), stored in answer order
+  const partitioned = facts.partitioned === true && r.partitioned === true && table === r.table;
   const where = and([
     q.route.where === undefined ? undefined : { sql: q.route.where, params: {} },
     q.id === undefined ? undefined : idFilter(q.id),
@@ -56,7 +58,7 @@ export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment 
   // insertion order, so the answer streams instead of being sorted in memory first. Partitions are read one
   // by one, in any order: there the order is explicit.
   const order = partitioned ? ` ORDER BY ${answerOrder(r)}` : '';
-  return { sql: `SELECT id AS k, ${q.ordinal ? 'rowid AS rn, ' : ''}${text} AS t FROM ${r.table} WHERE ${where.sql}${latest}${order}`, params };
+  return { sql: `SELECT id AS k, ${q.ordinal ? 'rowid AS rn, ' : ''}${text} AS t FROM ${table} WHERE ${where.sql}${latest}${order}`, params };
 }
 
 /** Records a likely-small answer may have to be read whole before it is sent (lib/duckdb.ts materializedJoinedBytes). */
