@@ -87,6 +87,10 @@ export interface EndpointMemory {
  * process over `buildDir`, sampling its resident set every 50 ms.
  */
 async function loadEndpoint(buildDir: string, port: number, jobs: Job[], clients: number): Promise<EndpointMemory> {
+  // a start and stop first fills node's compile cache, as the first start after an upgrade does (node-flags.ts)
+  const warm = await startEndpointProcess(buildDir, port);
+  warm.kill('SIGTERM');
+  await once(warm, 'exit');
   const child = await startEndpointProcess(buildDir, port);
   const startRssMb = treeRssMb(child.pid!).rssMb;
   let peak = 0;

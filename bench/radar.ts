@@ -11,7 +11,7 @@ import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
 import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
 import { openDuckDB } from '../lib/duckdb.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
-import { ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
+import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
 import { plainWrite, readFiles } from './plain-write.ts';
 import { median, percentile, rssOf } from './stats.ts';
 
@@ -70,6 +70,7 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
 export async function startEndpointProcess(buildDir: string, port: number, workers = 1): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], {
     cwd: ROOT,
+    env: { ...process.env, ...ENDPOINT_NODE_ENV },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   // Keep reading stderr to the end: a closed pipe would kill the endpoint at its next log line.

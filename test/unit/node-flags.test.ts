@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { ENDPOINT_NODE_FLAGS } from '../../server/node-flags.ts';
+import { endpointScript } from '../../server/node-flags.ts';
 
-test('npm start and npm run serve run the endpoint with its V8 flags', () => {
+test('npm start and npm run serve run the endpoint with its V8 flags and compile cache', () => {
   const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  for (const name of ['start', 'serve']) expect(scripts[name]).toContain(`node ${ENDPOINT_NODE_FLAGS.join(' ')} `);
+  expect(scripts['start']).toBe(endpointScript('build-scripts/start.ts'));
+  expect(scripts['serve']).toBe(endpointScript('server/main.ts'));
+  expect(endpointScript('server/main.ts')).toBe('NODE_COMPILE_CACHE=.cache/node-compile node --max-semi-space-size=2 --max-old-space-size=192 server/main.ts');
 });
