@@ -90,6 +90,27 @@ export class TreeWriter {
     return this.files.has(rel);
   }
 
+  /**
+   * The bytes of the base tree's file at `rel`, if the folder holds it as the base's state records it (its MD5
+   * checked); else undefined.
+   */
+  baseBytes(rel: string): Buffer | undefined {
+    const want = this.base.get(rel);
+    if (!this.overBase || want === undefined) return undefined;
+    let buf: Buffer;
+    try {
+      buf = readFileSync(join(this.root, rel));
+    } catch {
+      return undefined;
+    }
+    return md5(buf) === want ? buf : undefined;
+  }
+
+  /** Keeps the base tree's file at `rel` as this build's (its bytes, from baseBytes), without touching it. */
+  keep(rel: string, bytes: Buffer): void {
+    if (!this.unchanged(rel, { md5: md5(bytes), bytes: bytes.length })) throw new Error(`tree writer: ${rel} is not the base tree's file`);
+  }
+
   write(rel: string, text: string): void {
     const buf = Buffer.from(text, 'utf8');
     if (this.unchanged(rel, { md5: md5(buf), bytes: buf.length })) return;
@@ -132,16 +153,16 @@ export class TreeWriter {
    * A file written piece by piece, for bodies too large to hold. Over a base tree it goes to a scratch name
    * beside its own and replaces the old file only when its bytes differ.
    */
-  open(rel: string): { append(text: string): void; close(): void } {
+  open(rel: string): { append(text: string | Uint8Array): void; close(): void } {
     const abs = this.ensureDir(rel);
     const scratch = this.overBase ? `${abs}.partial-${process.pid}` : abs;
     const fd = openSync(scratch, 'w');
     const hash = createHash('md5');
     let bytes = 0;
     return {
-      append: (text: string) => {
+      append: (text: string | Uint8Array) => {
         if (text.length === 0) return;
-        const buf = Buffer.from(text, 'utf8');
+        const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
         writeSync(fd, buf);
         hash.update(buf);
         bytes += buf.length;

@@ -9,12 +9,12 @@ import type { SqlFragment } from '../../core/radar/filters.ts';
 import { routeDocPage } from '../../core/radar/html-doc.ts';
 import { NO_SELECTION, recordQuery, type CatalogueFacts } from '../../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../../core/radar/record-sql.ts';
-import { RESOURCES, viewFields } from '../../core/radar/resources.ts';
+import { RESOURCES, viewFields, type ResourceName } from '../../core/radar/resources.ts';
 import { indexDocument, RADAR_PREFIX, RADAR_ROUTES, routeTable, type RadarRoute } from '../../core/radar/routes.ts';
 import { routeVariants, staticFile, VARIANTS, type Variant } from '../../core/radar/static-tree.ts';
 import { all, sqlString, streamKeyedText } from '../../lib/duckdb.ts';
 import type { Progress } from '../lib/progress.ts';
-import type { TreeState } from '../lib/tree-state.ts';
+import { RECORDS_PER_CUT, type TreeState } from '../lib/tree-state.ts';
 import type { TreeWriter } from '../lib/tree-writer.ts';
 
 export interface RadarTreeContext {
@@ -101,13 +101,53 @@ function linkSource(files: IdFiles[], f: IdFiles): number | undefined {
   return files.find((x) => x.route === f.route && x.v === simple)!.tag;
 }
 
-/** Hashes every id file in SQL into the tree state and compares them with the base tree's. */
-async function hashIdFiles(ctx: RadarTreeContext, files: IdFiles[]): Promise<Map<number, { changed: number; total: number }>> {
+/**
+ * What makes a tag's files from its key's records: the SQL of their texts, their paths and DuckDB's version
+ * (tree-state.ts). Another snapcat that writes other bytes has other SQL.
+ */
+function idFileSignature(ctx: RadarTreeContext, f: IdFiles, duckdbVersion: string): string {
+  const q = idContentSql(ctx, f.route, f.v);
+  return createHash('md5').update(JSON.stringify([q.sql, q.params, f.prefix, f.suffix, duckdbVersion])).digest('hex');
+}
+
+/** The resources that have id files, by name: their keys are fingerprinted (tree-state.ts addKeys). */
+function keyedResources(files: IdFiles[]): ResourceName[] {
+  return [...new Set(files.map((f) => f.route.resource!))];
+}
+
+/**
+ * Fingerprints every key's records, and learns which tags' files the base's may stand for (reusable). Both go
+ * into the tree state for the next build; over a base, the keys are compared with its keys.
+ */
+async function prepareIdState(ctx: RadarTreeContext, files: IdFiles[]): Promise<Set<number>> {
+  ctx.progress.begin('radar tree: fingerprinting records');
+  for (const res of keyedResources(files)) await ctx.state.addKeys(res, RESOURCES[res].table);
+  await ctx.state.compareKeys();
+  const [row] = await all(ctx.conn, 'SELECT version() AS v');
+  const version = String(row!['v']);
+  const reusable = new Set<number>();
+  for (const f of files) {
+    if (linkSource(files, f) === undefined && ctx.state.reusable(f.tag, idFileSignature(ctx, f, version))) reusable.add(f.tag);
+  }
+  return reusable;
+}
+
+/**
+ * Hashes the id files in SQL into the tree state and compares them with the base tree's. Of a reusable tag, only
+ * the files of keys whose records changed are made and hashed; the others' rows come from the base state.
+ */
+async function hashIdFiles(ctx: RadarTreeContext, files: IdFiles[], reusable: Set<number>): Promise<Map<number, { changed: number; total: number }>> {
   ctx.progress.begin('radar tree: comparing id files');
+  await ctx.state.keepUnchangedIdFiles(files.filter((f) => reusable.has(f.tag)).map((f) => ({ tag: f.tag, res: f.route.resource! })));
   for (const f of files) {
     const source = linkSource(files, f);
-    if (source === undefined) await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v), f.prefix, f.suffix);
-    else await ctx.state.addLinkedIdFiles(f.tag, source, f.prefix, f.suffix);
+    if (source !== undefined) {
+      await ctx.state.addLinkedIdFiles(f.tag, source, f.prefix, f.suffix);
+    } else if (reusable.has(f.tag)) {
+      await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v, ctx.state.changedKeysOfSql(f.route.resource!)), f.prefix, f.suffix);
+    } else {
+      await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v), f.prefix, f.suffix);
+    }
   }
   return ctx.state.compareIdFiles();
 }
@@ -117,20 +157,64 @@ function wholeFiles(): number {
   return RADAR_ROUTES.filter((r) => !r.path.endsWith('/:id')).reduce((n, r) => n + routeVariants(r).length, 0);
 }
 
-/** A collection: one file, streamed. */
-async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Variant): Promise<void> {
+/**
+ * A collection: one file, streamed, its cuts recorded (tree-state.ts CollectionState). Over a base tree whose
+ * file was made the same way: when no record of the resource changed (`lowest` undefined) it is the base's file,
+ * kept; else the base's bytes up to its last cut at or before the lowest changed key, and the records from that
+ * cut's key on, made again. One more day of a mirror whose ids grow with arrival changes the last few thousand
+ * keys of its millions. `lowest` 'all': no base to start from.
+ */
+async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Variant, lowest: bigint | undefined | 'all'): Promise<void> {
   const { format, frame } = recordFrame(route, v);
-  const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION }, ctx.facts);
-  const file = ctx.writer.open(staticFile(`${RADAR_PREFIX}${route.path}`, v));
-  file.append(frame.open);
-  let first = true;
-  for await (const batch of streamKeyedText(ctx.conn, q)) {
+  const rel = staticFile(`${RADAR_PREFIX}${route.path}`, v);
+  const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION, ordinal: true }, ctx.facts);
+  const signature = createHash('md5').update(JSON.stringify([q.sql, q.params, frame])).digest('hex');
+  const [open, close, separator, terminator] = [frame.open, frame.close, frame.separator, frame.terminator].map((x) => Buffer.byteLength(x));
+  const baseState = lowest === 'all' ? undefined : ctx.state.collectionBase(rel, signature);
+  const base = baseState && ctx.writer.baseBytes(rel);
+  const body = base && base.length >= open! + close! && base.subarray(0, open).equals(Buffer.from(frame.open)) ? base.length - close! : undefined;
+  if (base && body !== undefined && lowest === undefined) {
+    ctx.writer.keep(rel, base);
+    ctx.state.addCollection(rel, baseState!);
+    return;
+  }
+  const from = body !== undefined && typeof lowest === 'bigint' ? baseState!.cuts.findLast(([k, at]) => BigInt(k) <= lowest && at <= body) : undefined;
+  const cuts: [string, number][] = [];
+  const file = ctx.writer.open(rel);
+  let at = open!;
+  let records: SqlFragment = { sql: `SELECT k, t FROM (${q.sql})`, params: q.params };
+  if (from) {
+    // the base's records before the cut, then those from its key on, in stored order
+    at = from[1];
+    file.append(base!.subarray(0, at));
+    cuts.push(...baseState!.cuts.filter(([, cutAt]) => cutAt < at));
+    records = { sql: `SELECT k, t FROM (${q.sql}) WHERE k >= CAST($from_key AS BIGINT) ORDER BY rn`, params: { ...q.params, from_key: from[0] } };
+  } else {
+    file.append(frame.open);
+  }
+  let first = at === open;
+  let sinceCut = RECORDS_PER_CUT;
+  let last: bigint | undefined;
+  for await (const batch of streamKeyedText(ctx.conn, records)) {
     const piece = joinBatch(frame, batch.texts, first);
-    if (piece.length > 0) first = false;
+    for (let i = 0; i < batch.keys.length; i++) {
+      const k = batch.keys[i]!;
+      if (k !== last && sinceCut >= RECORDS_PER_CUT) {
+        cuts.push([String(k), at]);
+        sinceCut = 0;
+      }
+      last = k;
+      sinceCut++;
+      const t = batch.texts[i];
+      if (t === null || t === undefined) continue;
+      at += (first ? 0 : separator!) + Buffer.byteLength(t) + terminator!;
+      first = false;
+    }
     file.append(piece);
   }
   file.append(frame.close);
   file.close();
+  ctx.state.addCollection(rel, { signature, cuts });
 }
 
 /**
@@ -208,9 +292,13 @@ async function writeRadarFiles(ctx: RadarTreeContext): Promise<void> {
   // Over a base tree, the id files are hashed in SQL first, and only the changed ones written. Into an empty
   // folder every file is new: they are written straight away and hashed as they are written, which saves a
   // pass making every text twice (1.0 of 5.3 s building 7 days, 140,000 files, on a RAM disk).
-  const changes = ctx.state.overBase ? await hashIdFiles(ctx, files) : undefined;
+  const reusable = await prepareIdState(ctx, files);
+  const changes = ctx.state.overBase ? await hashIdFiles(ctx, files, reusable) : undefined;
   // the files this build writes, for the progress line: the changed id files, and the collections and docs
   ctx.progress.totalFiles += changes ? [...changes.values()].reduce((n, c) => n + c.changed, 0) + wholeFiles() : await countRadarTreeFiles(ctx.conn);
+  // the lowest changed key of each resource, for its collections (writeCollection)
+  const lowest = new Map<ResourceName, Promise<bigint | undefined>>();
+  const lowestChangedKey = (res: ResourceName) => lowest.get(res) ?? lowest.set(res, ctx.state.lowestChangedKey(res)).get(res)!;
   for (const route of RADAR_ROUTES) {
     ctx.progress.begin(`radar tree: ${route.path}`);
     for (const v of routeVariants(route)) {
@@ -221,7 +309,7 @@ async function writeRadarFiles(ctx: RadarTreeContext): Promise<void> {
         ctx.writer.write(rel, JSON.stringify(indexDocument()));
       } else if (!route.path.endsWith('/:id')) {
         if (isLinkedVariant(route, v)) ctx.writer.link(staticFile(`${RADAR_PREFIX}${route.path}`, simpleVariant(v)), rel);
-        else await writeCollection(ctx, route, v);
+        else await writeCollection(ctx, route, v, changes ? await lowestChangedKey(route.resource!) : 'all');
       } else {
         const f = files.find((x) => x.route === route && x.v === v)!;
         // over a base tree: only the changed files (all of a tag when all changed); into an empty folder: all

@@ -5,11 +5,12 @@
  * (the served build's tree, hard-linked) and `recycled` (the build before it, moved).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { cpSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { build, type BuildResult } from '../../build-scripts/build.ts';
 import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
+import { all, openDuckDB, run, sqlString } from '../../lib/duckdb.ts';
 import { runTmp, walkFiles } from '../helpers/paths.ts';
 
 interface TreeFile {
@@ -111,5 +112,36 @@ describe('incremental builds', () => {
     expect(third.base?.how).toBe('recycled');
     expect(third.stats['tree files written']).toBe(0);
     sameBytes(readTree(third.folder), full.tree);
+  }, 300_000);
+
+  test('a record changed far back, and one removed, are rewritten where they appear: id files and collections', async () => {
+    // day 3 with an old file's checksum corrected and another file (with its transfer instances) withdrawn: the
+    // build hashes only the files of changed keys and cuts the collections at the lowest one (tree-state.ts)
+    const edited = join(work, 'snapshot-3d-edited');
+    cpSync(day3, edited, { recursive: true });
+    const db = await openDuckDB();
+    const conn = await db.connect();
+    try {
+      const read = (t: string) => `read_parquet(${sqlString(join(day3, `${t}.parquet`))})`;
+      const [ids] = await all(conn, `SELECT CAST(quantile_disc(id, 0.2) AS BIGINT) AS changed, CAST(quantile_disc(id, 0.4) AS BIGINT) AS removed FROM ${read('files')}`);
+      const [changed, removed] = [Number(ids!['changed']), Number(ids!['removed'])];
+      const write = (t: string, sql: string) => run(conn, `COPY (${sql}) TO ${sqlString(join(edited, `${t}.parquet`))} (FORMAT parquet)`);
+      await write('files', `SELECT * REPLACE (CASE WHEN id = ${changed} THEN repeat('0', 40) ELSE checksum END AS checksum) FROM ${read('files')} WHERE id <> ${removed}`);
+      await write('transfer_instances', `SELECT * FROM ${read('transfer_instances')} WHERE file_id <> ${removed}`);
+      const over = await build({ snapshot: edited, out: out(), quiet: true });
+      const fullEdited = await build({ snapshot: edited, out: join(work, 'full-edited'), quiet: true, full: true });
+      const tree = readTree(over.folder);
+      sameBytes(tree, readTree(fullEdited.folder));
+      const before = readTree(full.result.folder);
+      expect(tree.get(`radarnet/mirror/v3/files/${changed}.json`)?.md5).not.toBe(before.get(`radarnet/mirror/v3/files/${changed}.json`)?.md5);
+      expect(tree.has(`radarnet/mirror/v3/files/${removed}.json`)).toBe(false);
+      expect(before.has(`radarnet/mirror/v3/files/${removed}.json`)).toBe(true);
+      expect(over.stats['tree files removed']).toBeGreaterThan(0);
+      // a few id files and the collections that hold them, not the catalogue
+      expect(over.stats['tree files written']).toBeLessThan(tree.size / 10);
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
   }, 300_000);
 });
