@@ -5,7 +5,7 @@
  * the recycled N-day folder (two days of changes: the build before the served one).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildResult } from '../build-scripts/build.ts';
 import { TREE_STATE_FILE } from '../build-scripts/lib/tree-state.ts';
@@ -45,10 +45,12 @@ async function sameTrees(a: string, b: string, sample: number): Promise<{ differ
   }
 }
 
-export async function benchIncremental(days: number, log: (line: string) => void): Promise<IncrementalFigures> {
+/** `workDir`: where the builds go (a RAM disk with --ram-disk); the snapshots stay in bench/.work. */
+export async function benchIncremental(days: number, log: (line: string) => void, workDir = WORK): Promise<IncrementalFigures> {
   const [n0, n1, n2] = [await radarSnapshot('2024-01-01', days), await radarSnapshot('2024-01-01', days + 1), await radarSnapshot('2024-01-01', days + 2)];
-  const out = join(WORK, 'incremental-dist');
-  const fullOut = join(WORK, 'incremental-full');
+  mkdirSync(workDir, { recursive: true });
+  const out = join(workDir, 'incremental-dist');
+  const fullOut = join(workDir, 'incremental-full');
   for (const o of [out, fullOut]) {
     rmSync(o, { force: true });
     rmSync(`${o}.builds`, { recursive: true, force: true });
@@ -66,5 +68,6 @@ export async function benchIncremental(days: number, log: (line: string) => void
   const full = await timed(`${days + 1} days into an empty folder`, { snapshot: n1, out: fullOut, full: true });
   const check = await sameTrees(linked.folder, full.folder, 2000);
   const recycled = await timed(`${days + 2} days over the recycled ${days}-day folder`, { snapshot: n2, out, recycleAfterMs: 0 });
+  if (workDir !== WORK) for (const o of [out, fullOut]) for (const f of [o, `${o}.builds`, `${o}.cache`]) rmSync(f, { recursive: true, force: true });
   return { days, treeFiles: full.stats['tree files'] ?? 0, full, linked, recycled, ...check };
 }
