@@ -12,7 +12,7 @@
  * `writeDecided`/`linkDecided`, which only write.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, ftruncateSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BackgroundWrites } from './background-writes.ts';
 import type { Progress } from './progress.ts';
@@ -147,6 +147,40 @@ export class TreeWriter {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
       writeFileSync(target, buf);
     }
+  }
+
+  /**
+   * The base tree's file at `rel` continued in place: its first bytes (`prefix`, as baseBytes read them) stay,
+   * the rest is replaced by what is appended. Only for a file no other name shares: a file of a recycled folder
+   * that a build after the served one's first rewrote. A file of the served build has a second name (the
+   * folders share unchanged files as hard links), and is never written to: then undefined, and the caller
+   * writes a new file with open().
+   */
+  continueBase(rel: string, prefix: Buffer): { append(text: string | Uint8Array): void; close(): void } | undefined {
+    if (!this.overBase || !this.base.has(rel)) return undefined;
+    const fd = openSync(join(this.root, rel), 'r+');
+    if (fstatSync(fd).nlink !== 1) {
+      closeSync(fd);
+      return undefined;
+    }
+    ftruncateSync(fd, prefix.length);
+    const hash = createHash('md5').update(prefix);
+    let at = prefix.length;
+    return {
+      append: (text: string | Uint8Array) => {
+        if (text.length === 0) return;
+        const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+        writeSync(fd, buf, 0, buf.length, at);
+        hash.update(buf);
+        at += buf.length;
+      },
+      close: () => {
+        closeSync(fd);
+        if (this.unchanged(rel, { md5: hash.digest('hex'), bytes: at })) return;
+        this.order?.push(rel);
+        this.counts.written++;
+      },
+    };
   }
 
   /**

@@ -180,13 +180,15 @@ async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Vari
   }
   const from = body !== undefined && typeof lowest === 'bigint' ? baseState!.cuts.findLast(([k, at]) => BigInt(k) <= lowest && at <= body) : undefined;
   const cuts: [string, number][] = [];
-  const file = ctx.writer.open(rel);
+  // from a cut: the base's file continued in place where no other build shares it, else a copy of its start
+  const continued = from && ctx.writer.continueBase(rel, base!.subarray(0, from[1]));
+  const file = continued || ctx.writer.open(rel);
   let at = open!;
   let records: SqlFragment = { sql: `SELECT k, t FROM (${q.sql})`, params: q.params };
   if (from) {
     // the base's records before the cut, then those from its key on, in stored order
     at = from[1];
-    file.append(base!.subarray(0, at));
+    if (!continued) file.append(base!.subarray(0, at));
     cuts.push(...baseState!.cuts.filter(([, cutAt]) => cutAt < at));
     records = { sql: `SELECT k, t FROM (${q.sql}) WHERE k >= CAST($from_key AS BIGINT) ORDER BY rn`, params: { ...q.params, from_key: from[0] } };
   } else {

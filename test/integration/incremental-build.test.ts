@@ -5,7 +5,7 @@
  * (the served build's tree, hard-linked) and `recycled` (the build before it, moved).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { build, type BuildResult } from '../../build-scripts/build.ts';
@@ -128,7 +128,12 @@ describe('incremental builds', () => {
       const write = (t: string, sql: string) => run(conn, `COPY (${sql}) TO ${sqlString(join(edited, `${t}.parquet`))} (FORMAT parquet)`);
       await write('files', `SELECT * REPLACE (CASE WHEN id = ${changed} THEN repeat('0', 40) ELSE checksum END AS checksum) FROM ${read('files')} WHERE id <> ${removed}`);
       await write('transfer_instances', `SELECT * FROM ${read('transfer_instances')} WHERE file_id <> ${removed}`);
+      // built over the served tree, hard-linked: its files, shared, must not be written to
+      const served = resolve(dirname(out()), readlinkSync(out()));
+      const servedTree = readTree(served);
       const over = await build({ snapshot: edited, out: out(), quiet: true });
+      expect(over.base?.how).toBe('linked');
+      sameBytes(readTree(served), servedTree);
       const fullEdited = await build({ snapshot: edited, out: join(work, 'full-edited'), quiet: true, full: true });
       const tree = readTree(over.folder);
       sameBytes(tree, readTree(fullEdited.folder));
@@ -139,6 +144,19 @@ describe('incremental builds', () => {
       expect(over.stats['tree files removed']).toBeGreaterThan(0);
       // a few id files and the collections that hold them, not the catalogue
       expect(over.stats['tree files written']).toBeLessThan(tree.size / 10);
+      // the same snapshot over the recycled day-3 folder: collections rewritten since the served build's first
+      // are continued in place (same inode, new bytes), and the served build's files are not touched
+      const servedBefore = readTree(over.folder);
+      const older = readdirSync(`${out()}.builds`).map((e) => join(`${out()}.builds`, e)).find((f) => f !== over.folder)!;
+      const collection = 'radarnet/mirror/v3/files.json';
+      const olderFile = readTree(older).get(collection)!;
+      const recycled = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0 });
+      expect(recycled.base?.how).toBe('recycled');
+      const recycledTree = readTree(recycled.folder);
+      sameBytes(recycledTree, readTree(fullEdited.folder));
+      expect(recycledTree.get(collection)!.ino).toBe(olderFile.ino);
+      expect(recycledTree.get(collection)!.md5).not.toBe(olderFile.md5);
+      sameBytes(readTree(over.folder), servedBefore);
     } finally {
       conn.closeSync();
       db.closeSync();
