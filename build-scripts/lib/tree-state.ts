@@ -38,6 +38,8 @@ const BASE_KEYS = 'memory.main.tree_base_keys';
 const NEW_KEYS = 'memory.main.tree_new_keys';
 /** Keys whose records differ from the base's (or that only one of the two has), by resource. */
 const CHANGED_KEYS = 'memory.main.tree_changed_keys';
+/** The `id` files whose bytes differ from the base's (compareIdFiles), by tag and key. */
+const CHANGED_FILES = 'memory.main.tree_changed';
 
 interface TreeStateMeta {
   version: number;
@@ -244,7 +246,7 @@ export class TreeState {
   async compareIdFiles(): Promise<Map<number, { changed: number; total: number }>> {
     await run(
       this.conn,
-      `CREATE OR REPLACE TABLE memory.main.tree_changed AS
+      `CREATE OR REPLACE TABLE ${CHANGED_FILES} AS
        SELECT n.tag, n.k FROM (SELECT * FROM ${NEW} WHERE kind = 'id' AND NOT kept) n LEFT JOIN ${BASE} b ON b.path = n.path
        WHERE b.md5 IS DISTINCT FROM n.md5`,
     );
@@ -252,14 +254,14 @@ export class TreeState {
       this.conn,
       `SELECT t.tag, t.total, coalesce(c.changed, 0) AS changed
        FROM (SELECT tag, count(*) AS total FROM ${NEW} WHERE kind = 'id' GROUP BY tag) t
-       LEFT JOIN (SELECT tag, count(*) AS changed FROM memory.main.tree_changed GROUP BY tag) c USING (tag)`,
+       LEFT JOIN (SELECT tag, count(*) AS changed FROM ${CHANGED_FILES} GROUP BY tag) c USING (tag)`,
     );
     return new Map(rows.map((r) => [Number(r['tag']), { changed: Number(r['changed']), total: Number(r['total']) }]));
   }
 
   /** The SQL of the changed keys of a tag, for `WHERE k IN (…)`. */
   changedKeysSql(tag: number): string {
-    return `SELECT k FROM memory.main.tree_changed WHERE tag = ${Number(tag)}`;
+    return `SELECT k FROM ${CHANGED_FILES} WHERE tag = ${Number(tag)}`;
   }
 
   /** Files and bytes of the tree so far: the `id` rows and what the writer has put. */
@@ -301,7 +303,7 @@ export class TreeState {
     const meta: TreeStateMeta = { version: TREE_STATE_VERSION, ...this.meta };
     writeFileSync(join(folder, TREE_STATE_META), JSON.stringify(meta) + '\n');
     const [row] = await all(this.conn, `SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes FROM ${NEW}`);
-    for (const t of [NEW, BASE, NEW_KEYS, BASE_KEYS, CHANGED_KEYS, 'memory.main.tree_changed']) await run(this.conn, `DROP TABLE IF EXISTS ${t}`);
+    for (const t of [NEW, BASE, NEW_KEYS, BASE_KEYS, CHANGED_KEYS, CHANGED_FILES]) await run(this.conn, `DROP TABLE IF EXISTS ${t}`);
     return { files: Number(row!['files']), bytes: Number(row!['bytes']) };
   }
 }

@@ -36,6 +36,12 @@ function md5(bytes: Uint8Array): string {
   return createHash('md5').update(bytes).digest('hex');
 }
 
+/** A file of the tree written piece by piece (TreeWriter.open, continueBase). */
+export interface PiecewiseFile {
+  append(text: string | Uint8Array): void;
+  close(): void;
+}
+
 export class TreeWriter {
   private readonly root: string;
   private readonly progress: Progress;
@@ -106,9 +112,11 @@ export class TreeWriter {
     return md5(buf) === want ? buf : undefined;
   }
 
-  /** Keeps the base tree's file at `rel` as this build's (its bytes, from baseBytes), without touching it. */
+  /** Keeps the base tree's file at `rel` as this build's, untouched (`bytes`: as baseBytes read and checked them). */
   keep(rel: string, bytes: Buffer): void {
-    if (!this.unchanged(rel, { md5: md5(bytes), bytes: bytes.length })) throw new Error(`tree writer: ${rel} is not the base tree's file`);
+    const md5 = this.base.get(rel);
+    if (md5 === undefined) throw new Error(`tree writer: ${rel} is not a file of the base tree`);
+    this.unchanged(rel, { md5, bytes: bytes.length });
   }
 
   write(rel: string, text: string): void {
@@ -156,7 +164,7 @@ export class TreeWriter {
    * folders share unchanged files as hard links), and is never written to: then undefined, and the caller
    * writes a new file with open().
    */
-  continueBase(rel: string, prefix: Buffer): { append(text: string | Uint8Array): void; close(): void } | undefined {
+  continueBase(rel: string, prefix: Buffer): PiecewiseFile | undefined {
     if (!this.overBase || !this.base.has(rel)) return undefined;
     const fd = openSync(join(this.root, rel), 'r+');
     if (fstatSync(fd).nlink !== 1) {
@@ -164,52 +172,46 @@ export class TreeWriter {
       return undefined;
     }
     ftruncateSync(fd, prefix.length);
-    const hash = createHash('md5').update(prefix);
-    let at = prefix.length;
-    return {
-      append: (text: string | Uint8Array) => {
-        if (text.length === 0) return;
-        const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-        writeSync(fd, buf, 0, buf.length, at);
-        hash.update(buf);
-        at += buf.length;
-      },
-      close: () => {
-        closeSync(fd);
-        if (this.unchanged(rel, { md5: hash.digest('hex'), bytes: at })) return;
-        this.order?.push(rel);
-        this.counts.written++;
-      },
-    };
+    return this.piecewise(rel, fd, prefix, () => {});
   }
 
   /**
    * A file written piece by piece, for bodies too large to hold. Over a base tree it goes to a scratch name
    * beside its own and replaces the old file only when its bytes differ.
    */
-  open(rel: string): { append(text: string | Uint8Array): void; close(): void } {
+  open(rel: string): PiecewiseFile {
     const abs = this.ensureDir(rel);
     const scratch = this.overBase ? `${abs}.partial-${process.pid}` : abs;
-    const fd = openSync(scratch, 'w');
+    return this.piecewise(rel, openSync(scratch, 'w'), undefined, (unchanged) => {
+      if (unchanged) unlinkSync(scratch);
+      else if (scratch !== abs) renameSync(scratch, abs);
+    });
+  }
+
+  /**
+   * Appends to `fd` after `prefix` (bytes already in the file), hashing as it goes; on close, records the file
+   * and tells `done` whether the base tree already held these bytes.
+   */
+  private piecewise(rel: string, fd: number, prefix: Buffer | undefined, done: (unchanged: boolean) => void): PiecewiseFile {
     const hash = createHash('md5');
-    let bytes = 0;
+    if (prefix) hash.update(prefix);
+    let bytes = prefix?.length ?? 0;
     return {
       append: (text: string | Uint8Array) => {
         if (text.length === 0) return;
         const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-        writeSync(fd, buf);
+        writeSync(fd, buf, 0, buf.length, bytes);
         hash.update(buf);
         bytes += buf.length;
       },
       close: () => {
         closeSync(fd);
-        if (this.unchanged(rel, { md5: hash.digest('hex'), bytes })) {
-          unlinkSync(scratch);
-          return;
+        const unchanged = this.unchanged(rel, { md5: hash.digest('hex'), bytes });
+        if (!unchanged) {
+          this.order?.push(rel);
+          this.counts.written++;
         }
-        this.order?.push(rel);
-        this.counts.written++;
-        if (scratch !== abs) renameSync(scratch, abs);
+        done(unchanged);
       },
     };
   }

@@ -169,16 +169,16 @@ async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Vari
   const rel = staticFile(`${RADAR_PREFIX}${route.path}`, v);
   const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION, ordinal: true }, ctx.facts);
   const signature = createHash('md5').update(JSON.stringify([q.sql, q.params, frame])).digest('hex');
-  const [open, close, separator, terminator] = [frame.open, frame.close, frame.separator, frame.terminator].map((x) => Buffer.byteLength(x));
+  const [open, separator, terminator] = [frame.open, frame.separator, frame.terminator].map((x) => Buffer.byteLength(x));
+  // the base's file, made with the same SQL and frame (the signature) and holding the bytes its state records
   const baseState = lowest === 'all' ? undefined : ctx.state.collectionBase(rel, signature);
   const base = baseState && ctx.writer.baseBytes(rel);
-  const body = base && base.length >= open! + close! && base.subarray(0, open).equals(Buffer.from(frame.open)) ? base.length - close! : undefined;
-  if (base && body !== undefined && lowest === undefined) {
+  if (base && lowest === undefined) {
     ctx.writer.keep(rel, base);
     ctx.state.addCollection(rel, baseState!);
     return;
   }
-  const from = body !== undefined && typeof lowest === 'bigint' ? baseState!.cuts.findLast(([k, at]) => BigInt(k) <= lowest && at <= body) : undefined;
+  const from = base && typeof lowest === 'bigint' ? baseState!.cuts.findLast(([k]) => BigInt(k) <= lowest) : undefined;
   const cuts: [string, number][] = [];
   // from a cut: the base's file continued in place where no other build shares it, else a copy of its start
   const continued = from && ctx.writer.continueBase(rel, base!.subarray(0, from[1]));

@@ -99,20 +99,27 @@ export function routeTable(route: RadarRoute): string {
   return route.table ?? RESOURCES[route.resource!].table;
 }
 
-function pair(path: string, resource: ResourceName, what: string, where?: string, latestFlag?: RadarRoute['latestFlag'], table?: string): RadarRoute[] {
-  const sel = { ...(where === undefined ? {} : { where }), ...(latestFlag ? { latestFlag } : {}), ...(table ? { table } : {}) };
+/** What selects a route's records: a condition, the flag of the most recent instance, a subset table. */
+type RouteSelection = Pick<RadarRoute, 'where' | 'latestFlag' | 'table'>;
+
+/** The routes of a subset table's rows: its condition, read from it. */
+function onSubset(s: SubsetTable): RouteSelection {
+  return { where: s.where, table: s.table };
+}
+
+function pair(path: string, resource: ResourceName, what: string, sel: RouteSelection = {}): RadarRoute[] {
   return [
     { path, shape: 'collection', resource, ...sel, description: what },
-    { path: `${path}/:id`, shape: 'one', resource, ...sel, ...(latestFlag ? { latest: true } : {}), description: `One of: ${what.charAt(0).toLowerCase()}${what.slice(1)}` },
+    { path: `${path}/:id`, shape: 'one', resource, ...sel, ...(sel.latestFlag ? { latest: true } : {}), description: `One of: ${what.charAt(0).toLowerCase()}${what.slice(1)}` },
   ];
 }
 
 export const RADAR_ROUTES: RadarRoute[] = [
   { path: '/', shape: 'index', resource: undefined, description: 'Resource-collection index: every endpoint of the API.' },
   ...pair('/files', 'files', 'All files.'),
-  ...pair('/files/blacklisted', 'files', 'Blacklisted files.', BLACKLISTED_FILES.where, undefined, BLACKLISTED_FILES.table),
-  ...pair('/transferred/files', 'transferred', 'All transferred files, with or without alarm: every transfer instance (distinct=true: one per file id). /:id answers the most recent instance.', undefined, 'latest'),
-  ...pair('/transferred/files/ok', 'transferred', 'Transferred files without alarm (/:id answers the most recent such instance).', 'transferred_file_status IS NULL', 'latest_of_status'),
+  ...pair('/files/blacklisted', 'files', 'Blacklisted files.', onSubset(BLACKLISTED_FILES)),
+  ...pair('/transferred/files', 'transferred', 'All transferred files, with or without alarm: every transfer instance (distinct=true: one per file id). /:id answers the most recent instance.', { latestFlag: 'latest' }),
+  ...pair('/transferred/files/ok', 'transferred', 'Transferred files without alarm (/:id answers the most recent such instance).', { where: 'transferred_file_status IS NULL', latestFlag: 'latest_of_status' }),
   ...[...TRANSFERRED_CATEGORIES, { path: 'alarm', status: '', meaning: 'have any alarm condition' }].flatMap((c): RadarRoute[] => {
     const where = c.status === '' ? 'transferred_file_status IS NOT NULL' : `transferred_file_status = '${c.status}'`;
     const latestFlag = c.status === '' ? 'latest_alarm' : 'latest_of_status';
@@ -122,8 +129,8 @@ export const RADAR_ROUTES: RadarRoute[] = [
     ];
   }),
   ...pair('/transfers', 'transfers', 'All transfers.'),
-  ...pair('/transfers/ok', 'transfers', 'Transfers completed without alarm.', 'NOT has_alarm'),
-  ...pair('/transfers/alarm', 'transfers', 'Transfers with any alarm (the tool reported an error, or a file it brought has an alarm).', ALARM_TRANSFERS.where, undefined, ALARM_TRANSFERS.table),
+  ...pair('/transfers/ok', 'transfers', 'Transfers completed without alarm.', { where: 'NOT has_alarm' }),
+  ...pair('/transfers/alarm', 'transfers', 'Transfers with any alarm (the tool reported an error, or a file it brought has an alarm).', onSubset(ALARM_TRANSFERS)),
   ...pair('/radars', 'radars', 'All radars.'),
   ...pair('/coverage/temporal', 'coverage', 'All temporal coverage objects.'),
   ...METADATA.flatMap((m) => pair(`/metadata/${m.path}`, m.resource, `${m.what}.`)),
