@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, HttpError } from '../core/http/errors.ts';
 import { forgetCaching } from './http-cache.ts';
+import { youngGarbage } from './young-garbage.ts';
 
 export const API_HEADERS = { 'Access-Control-Allow-Origin': '*' };
 
@@ -139,7 +140,9 @@ function drained(res: ServerResponse, stallMs: number): Promise<void> {
 export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string | Uint8Array>, stallMs = STALL_MS): Promise<void> {
   for await (const piece of pieces) {
     if (res.destroyed) return;
-    if (piece.length > 0 && !res.write(piece)) await drained(res, stallMs);
+    if (piece.length === 0) continue;
+    youngGarbage.streamed(piece.length);
+    if (!res.write(piece)) await drained(res, stallMs);
   }
   res.end();
 }
