@@ -16,8 +16,8 @@ export const ENDPOINT_NODE_FLAGS = ['--max-semi-space-size=2', '--max-old-space-
  *
  * DuckDB's allocator (jemalloc, read as it starts, so set here and not in code) keeps one arena, not one per
  * thread. A query runs on whichever of node's four pool threads takes its next chunk, and each thread's arena kept
- * the pages its part of the query had freed: the same two one-year answers, three times over, left 328 MB resident with
- * an arena per thread and 294 MB with one, as fast.
+ * the pages its part of the query had freed: the same two one-year answers, three times over, left 328 MB resident
+ * with an arena per thread and 294 MB with one, as fast.
  */
 export const ENDPOINT_NODE_ENV = { NODE_COMPILE_CACHE: '.cache/node-compile', DUCKDB_JE_MALLOC_CONF: 'narenas:1' };
 

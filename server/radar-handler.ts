@@ -7,7 +7,7 @@ import { bodyFrame } from '../core/radar/bodies.ts';
 import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
 import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
-import { likelySmall, recordQuery, WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
+import { isBulk, likelySmall, recordQuery, WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
@@ -133,5 +133,5 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
     }
     await writePieces(res, pieces());
     if (res.destroyed) await batches.return?.(undefined);
-  });
+  }, { bulk: isBulk(params, id) });
 }

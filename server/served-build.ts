@@ -11,7 +11,7 @@ import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBV
 import type { CatalogueFacts } from '../core/radar/queries.ts';
 import { HttpError } from '../core/http/errors.ts';
 import type { SnapshotManifest } from '../core/snapshot/table-schema.ts';
-import { openDuckDB } from '../lib/duckdb.ts';
+import { openDuckDB, run, sqlString } from '../lib/duckdb.ts';
 import { assertNoHiveKeys } from '../lib/hive.ts';
 import { readCatalogueFacts } from '../build-scripts/radar/catalogue-db.ts';
 import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
@@ -26,6 +26,16 @@ import { loadResidentTables } from './resident-tables.ts';
 export const QUERY_TIMEOUT_MS = 10_000;
 export const MAX_WAITING = 64;
 
+/**
+ * Bulk answers (more than a week of a big table, or all of it: queries.ts `isBulk`) an endpoint process runs at
+ * once; more wait their turn, in order. One bulk answer keeps both of this machine's cores busy already: DuckDB
+ * computes the next chunk while node writes this one. Each more at once held its own scan, chunks and buffers: on
+ * the 30-year catalogue, four clients peaked at 331 MB with no lane and 294 MB with one turn, serving 15 years'
+ * mixed load in the same time (BENCHMARKS.md). Small answers (a week or less, an id, a radar) never wait behind
+ * them. More cores: more processes (--workers), each with its own turn.
+ */
+export const BULK_AT_ONCE = 1;
+
 export interface PoolLimits {
   /** Time a query may run until its answer starts, ms; then it is interrupted in DuckDB and answered 503. */
   queryTimeoutMs?: number;
@@ -35,7 +45,7 @@ export interface PoolLimits {
    * DuckDB threads of the pool's database (default 1). Requests, not a query's parts, are what an endpoint runs
    * side by side: one thread answers a small query faster (no parallel set-up: a one-day query 1.6 ms against
    * 4 ms of CPU), streams a large one as fast (the client and JS set the pace) and needs no reorder buffers,
-   * which ran 2 threads out of the 64 MB budget with 4 one-year answers at once. More cores: --workers.
+   * which ran 2 threads out of a 64 MB budget with 4 one-year answers at once. More cores: --workers.
    */
   threads?: number;
 }
@@ -60,6 +70,44 @@ function tooBusy(): HttpError {
 }
 
 let pools = 0;
+
+/** Turns of the bulk lane, BULK_AT_ONCE at a time, in the order asked. */
+class BulkLane {
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  async enter(): Promise<void> {
+    if (this.running < BULK_AT_ONCE) {
+      this.running++;
+      return;
+    }
+    // the turn is handed over by leave, with `running` left as it was
+    await new Promise<void>((resolve) => this.queue.push(resolve));
+  }
+
+  leave(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
+
+/** The process's one bulk lane, shared by its pools: a new build takes turns from the lane the old one still uses. */
+const bulkLane = new BulkLane();
+
+/**
+ * DuckDB's buffers for a database build. What they cache is in the OS page cache as well (the database file), so
+ * they are kept small: with 48 rather than 64 MB, the memory bench's peak on the 30-year catalogue fell by 15-20 MB
+ * (BENCHMARKS.md), one-day answers as fast. 32 MB ran out with four one-year answers at once (503): a scan pins a
+ * block of every column it reads.
+ */
+export const DATABASE_BUFFERS = '48MB';
+/** A partitioned catalogue sorts every answer (`ORDER BY`): its sorts get more room before they spill. */
+export const PARTITIONED_BUFFERS = '64MB';
 
 /** Statements prepared on a connection, by SQL text; the oldest is dropped past 64. */
 const PREPARED = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
@@ -96,15 +144,13 @@ export class ConnectionPool {
   }
 
   static async open(path: string, size: number, limits: PoolLimits = {}): Promise<ConnectionPool> {
-    // 64 MB of DuckDB buffers: streaming all 6.5 million files of a 30-year catalogue peaks at 250 MB resident
-    // (308 MB with 128 MB), and one-day queries stay at 6-8 ms, the database file being in the page cache.
     // Relative paths (a partitioned catalogue's Parquet) are the database folder's; what a sort spills goes to a
     // folder of this process's own, not beside a database other endpoints share (and may only read).
     const instance = await openDuckDB({
       path,
       readOnly: true,
       threads: limits.threads ?? 1,
-      memoryLimit: '64MB',
+      memoryLimit: DATABASE_BUFFERS,
       fileSearchPath: dirname(path),
       tempDirectory: join(tmpdir(), `snapcat-duckdb-${process.pid}-${++pools}`),
     });
@@ -128,9 +174,21 @@ export class ConnectionPool {
 
   /**
    * Runs `fn` with a connection. Until `fn` calls `answering()` (a streamed answer has begun), the query runs
-   * under the time limit: past it, DuckDB is interrupted and the request gets 503.
+   * under the time limit: past it, DuckDB is interrupted and the request gets 503. A `bulk` answer first waits for
+   * a turn of the bulk lane (BULK_AT_ONCE); the time limit starts once it has its connection.
    */
-  async with<T>(fn: (c: DuckDBConnection, answering: () => void) => Promise<T>): Promise<T> {
+  async with<T>(fn: (c: DuckDBConnection, answering: () => void) => Promise<T>, opts: { bulk?: boolean } = {}): Promise<T> {
+    if (!opts.bulk) return this.withConnection(fn);
+    if (bulkLane.waiting + this.waiting.length >= this.maxWaiting) throw tooBusy();
+    await bulkLane.enter();
+    try {
+      return await this.withConnection(fn);
+    } finally {
+      bulkLane.leave();
+    }
+  }
+
+  private async withConnection<T>(fn: (c: DuckDBConnection, answering: () => void) => Promise<T>): Promise<T> {
     const c = await this.acquire();
     let timedOut = false;
     let again: ReturnType<typeof setInterval> | undefined;
@@ -234,7 +292,10 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
     try {
       const facts = await pool.withoutLimit(readCatalogueFacts);
       // a partitioned catalogue below a folder named like `key=value` is refused before anything is read from it
-      if (facts.partitioned) assertNoHiveKeys(dirname(radarDb));
+      if (facts.partitioned) {
+        assertNoHiveKeys(dirname(radarDb));
+        await pool.withoutLimit((c) => run(c, `SET memory_limit = ${sqlString(PARTITIONED_BUFFERS)}`));
+      }
       build.radar = { pool, facts, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)) };
     } catch (e) {
       pool.close();

@@ -73,3 +73,16 @@ export const WHOLE_MAX_ROWS = 10_000;
 export function likelySmall(s: Selection, id: bigint | undefined): boolean {
   return id !== undefined || s.radarCode !== undefined;
 }
+
+/** Timespans longer than this make a bulk answer. */
+export const BULK_MIN_SPAN_MS = 7 * 86_400_000;
+
+/**
+ * Whether an answer reads much of its table: streamed (not `likelySmall`), over more than a week or over the whole
+ * table. The endpoint runs only a few of those at once (served-build.ts BULK_AT_ONCE); one-day answers never wait
+ * behind them.
+ */
+export function isBulk(s: Selection, id: bigint | undefined): boolean {
+  if (likelySmall(s, id)) return false;
+  return s.timespan === undefined || s.timespan.end - s.timespan.start > BULK_MIN_SPAN_MS;
+}

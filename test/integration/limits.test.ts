@@ -12,7 +12,7 @@ import { describe, expect, inject, test } from 'vitest';
 import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
 import { HttpError } from '../../core/http/errors.ts';
 import { writePieces } from '../../server/respond.ts';
-import { ConnectionPool } from '../../server/served-build.ts';
+import { BULK_AT_ONCE, ConnectionPool } from '../../server/served-build.ts';
 
 describe('query time limit', () => {
   test('a query past the limit is stopped: 503 with Retry-After and the reason, as the error body says it', async () => {
@@ -59,6 +59,56 @@ describe('bounded waiting', () => {
       release();
       await holding;
       expect(await waiting).toBe('second');
+    } finally {
+      pool.close();
+    }
+  });
+});
+
+describe('bulk lane', () => {
+  test(`at most ${BULK_AT_ONCE} bulk answers run at once; the next waits its turn, and a small one does not wait`, async () => {
+    const pool = await ConnectionPool.open(join(realpathSync(inject('demoBuild')), 'data', RADAR_DB_FILE), 4);
+    try {
+      const order: string[] = [];
+      const releases: (() => void)[] = [];
+      const bulk = (name: string) =>
+        pool.with(
+          async (c) => {
+            order.push(`${name} runs`);
+            await c.runAndReadAll('SELECT 1');
+            await new Promise<void>((r) => releases.push(r));
+            order.push(`${name} done`);
+          },
+          { bulk: true },
+        );
+      const first = Array.from({ length: BULK_AT_ONCE }, (_, i) => bulk(`bulk ${i + 1}`));
+      const waiting = bulk('bulk waiting');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(order).toEqual(Array.from({ length: BULK_AT_ONCE }, (_, i) => `bulk ${i + 1} runs`));
+      // a connection is free, and a small answer takes it at once
+      expect(await pool.with(async (c) => (await c.runAndReadAll('SELECT 42 AS x')).getRows())).toEqual([[42]]);
+      releases.shift()!();
+      await first[0];
+      await new Promise((r) => setTimeout(r, 50));
+      expect(order.slice(-2)).toEqual(['bulk 1 done', 'bulk waiting runs']);
+      for (const r of releases.splice(0)) r();
+      await Promise.all([...first, waiting]);
+      // every turn was handed back: as many bulk answers run at once again
+      const again = Array.from({ length: BULK_AT_ONCE }, (_, i) => bulk(`again ${i + 1}`));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(order.filter((o) => o.startsWith('again'))).toHaveLength(BULK_AT_ONCE);
+      for (const r of releases.splice(0)) r();
+      await Promise.all(again);
+    } finally {
+      pool.close();
+    }
+  });
+
+  test('a bulk answer that fails hands its turn on', async () => {
+    const pool = await ConnectionPool.open(join(realpathSync(inject('demoBuild')), 'data', RADAR_DB_FILE), 2);
+    try {
+      for (let i = 0; i < BULK_AT_ONCE + 2; i++) await expect(pool.with(() => Promise.reject(new Error('broken')), { bulk: true })).rejects.toThrow('broken');
+      expect(await pool.with(async () => 'ran', { bulk: true })).toBe('ran');
     } finally {
       pool.close();
     }

@@ -4,6 +4,7 @@ import { HttpError } from '../../core/http/errors.ts';
 import { negotiate } from '../../core/http/media-types.ts';
 import { parsePartialDatetime } from '../../core/radar/partial-datetime.ts';
 import { needsLiveQuery, parseRadarParams } from '../../core/radar/params.ts';
+import { isBulk, NO_SELECTION, type Selection } from '../../core/radar/queries.ts';
 
 const ms = (iso: string) => Date.parse(iso);
 
@@ -108,5 +109,24 @@ describe('content negotiation', () => {
 
   test('q=0 refuses a type', () => {
     expect(() => negotiate('application/json;q=0', ['application/json'])).toThrow(HttpError);
+  });
+});
+
+describe('bulk answers', () => {
+  const day = 86_400_000;
+  const sel = (over: Partial<Selection>): Selection => ({ ...NO_SELECTION, ...over });
+  test('more than a week, or no timespan, of a streamed answer is bulk', () => {
+    expect(isBulk(sel({}), undefined)).toBe(true);
+    expect(isBulk(sel({ timespan: { start: 0, end: 365 * day } }), undefined)).toBe(true);
+    expect(isBulk(sel({ timespan: { start: 0, end: 7 * day + 1 } }), undefined)).toBe(true);
+    expect(isBulk(sel({ timespan: { start: 0, end: 365 * day }, bbox: { minX: -30, minY: 40, maxX: 40, maxY: 75 } }), undefined)).toBe(true);
+    expect(isBulk(sel({ distinct: true }), undefined)).toBe(true);
+  });
+  test('a week or less, an id or a radar is not', () => {
+    expect(isBulk(sel({ timespan: { start: 0, end: day } }), undefined)).toBe(false);
+    expect(isBulk(sel({ timespan: { start: 0, end: 7 * day } }), undefined)).toBe(false);
+    expect(isBulk(sel({}), 17n)).toBe(false);
+    expect(isBulk(sel({ radarCode: 'kap' }), undefined)).toBe(false);
+    expect(isBulk(sel({ timespan: { start: 0, end: 365 * day }, radarCode: 'kap' }), undefined)).toBe(false);
   });
 });
