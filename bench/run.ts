@@ -1,5 +1,6 @@
 /**
  * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,postgres,soak] [--minutes 10] [--ram-disk]
+ *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full)
  * npm run soak (the 10-minute soak alone)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
@@ -24,10 +25,14 @@ import { benchIncremental } from './incremental.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' } } });
 /** --ram-disk: the Astro comparison and the incremental builds write to /dev/shm, which takes the disk out of the rates. */
 const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';
+if (values.days !== undefined && !(Number.isInteger(Number(values.days)) && Number(values.days) >= 2)) {
+  console.error(`--days must be a whole number of days, 2 or more (for example --days 365), not '${values.days}'`);
+  process.exit(2);
+}
 const only = values.only?.split(',');
 const want = (name: string) => !only || only.includes(name);
 const lines: string[] = [];
@@ -50,7 +55,7 @@ if (want('radar-queries')) {
   row(`stream all of /files (${q.streamAllMb.toFixed(0)} MB)`, `${q.streamAllSeconds.toFixed(1)} s, endpoint peak RSS **${q.endpointPeakRssMb.toFixed(0)} MB**`, '< 300 MB');
 }
 if (want('incremental')) {
-  const i = await benchIncremental(scale === 'full' ? 90 : 30, (l) => console.error(l), ramDisk);
+  const i = await benchIncremental(values.days ? Number(values.days) : scale === 'full' ? 90 : 30, (l) => console.error(l), ramDisk);
   if (ramDisk) row('where the builds wrote', `a RAM disk (${ramDisk}, tmpfs): build times without this machine's disk, on which one full build took 24 s and, an hour later, 140 s`, '');
   const same = i.differing === 0 ? `identical (every MD5 of the tree states, and ${i.sampled} files byte by byte)` : `**${i.differing} files differ**`;
   row(`full build of a ${i.days + 1}-day radar catalogue into an empty folder (database, tree of ${i.treeFiles} files, site)`, `${i.full.seconds.toFixed(1)} s`, '');
@@ -177,7 +182,7 @@ if (only?.includes('soak')) {
   row('soak: endpoint resident memory after warm-up → at the end', `${r.rssStartMb.toFixed(0)} → ${r.rssEndMb.toFixed(0)} MB: **${(r.rssGrowth * 100).toFixed(1)}%**`, '≤ 10% growth');
 }
 
-const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}`;
+const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}`;
 const report = [
   `## ${command}`,
   '',
