@@ -106,7 +106,7 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   }
 
   const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
-  await radar.pool.with(async (conn, answering) => {
+  await radar.pool.with(async (conn, answering, leaveLane) => {
     const whole = likelySmall(params, id) ? await materializedJoinedBytes(conn, q, WHOLE_MAX_ROWS, frame.separator, frame.terminator) : undefined;
     const batches = (whole ? (async function* () { yield* whole; })() : streamJoinedBytes(conn, q, frame.separator, frame.terminator))[Symbol.asyncIterator]();
     const first = await batches.next();
@@ -131,7 +131,9 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
       }
       yield frame.close;
     }
-    await writePieces(res, pieces());
+    // A client slower than DuckDB (kept waiting a second) holds its scan and a chunk, but not the CPU: it gives up its
+    // bulk turn, so one slow download does not hold up every other large answer.
+    await writePieces(res, pieces(), { onSlowClient: leaveLane });
     if (res.destroyed) await batches.return?.(undefined);
   }, { bulk: isBulk(params, id) });
 }

@@ -118,15 +118,29 @@ export async function trySendFile(req: IncomingMessage, res: ServerResponse, pat
 /** A client that takes nothing of a streamed answer for this long is disconnected, freeing its query. */
 export const STALL_MS = 30_000;
 
+/** A client that has taken nothing for this long is a slow one (WritePacing.onSlowClient). */
+export const SLOW_CLIENT_MS = 1_000;
+
+/** How writePieces waits for its client. */
+export interface WritePacing {
+  /** Disconnect a client that has taken nothing for this long (default STALL_MS). */
+  stallMs?: number;
+  /** Called once, the first time the client has taken nothing for `slowMs` (default SLOW_CLIENT_MS). */
+  onSlowClient?: () => void;
+  slowMs?: number;
+}
+
 /**
  * Resolves when the response can take more (drain) or is gone (close), leaving no listener behind. A client that
- * has not drained within `stallMs` is disconnected.
+ * has not drained within `stallMs` is disconnected; `slow` is called once it has waited `slowMs`.
  */
-function drained(res: ServerResponse, stallMs: number): Promise<void> {
+function drained(res: ServerResponse, stallMs: number, slowMs: number, slow: (() => void) | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => res.destroy(), stallMs);
+    const slowTimer = slow ? setTimeout(slow, slowMs) : undefined;
     const done = () => {
       clearTimeout(timer);
+      clearTimeout(slowTimer);
       res.off('drain', done);
       res.off('close', done);
       resolve();
@@ -136,13 +150,22 @@ function drained(res: ServerResponse, stallMs: number): Promise<void> {
   });
 }
 
-/** Writes pieces as they come, waiting whenever the socket's buffer is full; stops when the client goes or stalls. */
-export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string | Uint8Array>, stallMs = STALL_MS): Promise<void> {
+/**
+ * Writes pieces as they come, waiting whenever the socket's buffer is full; stops when the client goes or stalls.
+ * `pacing.onSlowClient` is called once, when the client first keeps the answer waiting `slowMs`.
+ */
+export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string | Uint8Array>, pacing: WritePacing = {}): Promise<void> {
+  let slow = pacing.onSlowClient;
+  const slowOnce = () => {
+    const s = slow;
+    slow = undefined;
+    s?.();
+  };
   for await (const piece of pieces) {
     if (res.destroyed) return;
     if (piece.length === 0) continue;
     youngGarbage.streamed(piece.length);
-    if (!res.write(piece)) await drained(res, stallMs);
+    if (!res.write(piece)) await drained(res, pacing.stallMs ?? STALL_MS, pacing.slowMs ?? SLOW_CLIENT_MS, slow ? slowOnce : undefined);
   }
   res.end();
 }

@@ -31,8 +31,10 @@ export const MAX_WAITING = 64;
  * once; more wait their turn, in order. One bulk answer keeps both of this machine's cores busy already: DuckDB
  * computes the next chunk while node writes this one. Each more at once held its own scan, chunks and buffers: on
  * the 30-year catalogue, four clients peaked at 331 MB with no lane and 294 MB with one turn, serving 15 years'
- * mixed load in the same time (BENCHMARKS.md). Small answers (a week or less, an id, a radar) never wait behind
- * them. More cores: more processes (--workers), each with its own turn.
+ * mixed load in about the same time (35 against 31 s). The cost: 16 connections asking for one-year answers got
+ * 2.9-4.6 instead of 5.1 answers a second from two processes (still 1.8-2.5 times PostgreSQL's, BENCHMARKS.md).
+ * Small answers (a week or less, an id, a radar) never wait behind them, and an answer whose client keeps it
+ * waiting a second hands its turn on (radar-handler.ts). More cores: more processes (--workers), each with a turn.
  */
 export const BULK_AT_ONCE = 1;
 
@@ -175,16 +177,24 @@ export class ConnectionPool {
   /**
    * Runs `fn` with a connection. Until `fn` calls `answering()` (a streamed answer has begun), the query runs
    * under the time limit: past it, DuckDB is interrupted and the request gets 503. A `bulk` answer first waits for
-   * a turn of the bulk lane (BULK_AT_ONCE); the time limit starts once it has its connection.
+   * a turn of the bulk lane (BULK_AT_ONCE); the time limit starts once it has its connection. `leaveLane()` hands the
+   * turn on before `fn` ends (for an answer its client keeps waiting).
    */
-  async with<T>(fn: (c: DuckDBConnection, answering: () => void) => Promise<T>, opts: { bulk?: boolean } = {}): Promise<T> {
-    if (!opts.bulk) return this.withConnection(fn);
+  async with<T>(fn: (c: DuckDBConnection, answering: () => void, leaveLane: () => void) => Promise<T>, opts: { bulk?: boolean } = {}): Promise<T> {
+    if (!opts.bulk) return this.withConnection((c, answering) => fn(c, answering, () => {}));
     if (bulkLane.waiting + this.waiting.length >= this.maxWaiting) throw tooBusy();
     await bulkLane.enter();
-    try {
-      return await this.withConnection(fn);
-    } finally {
+    // a bulk answer paced by a slow client hands its turn on early (`leaveLane`): its client, not DuckDB, sets its pace
+    let inLane = true;
+    const leaveLane = () => {
+      if (!inLane) return;
+      inLane = false;
       bulkLane.leave();
+    };
+    try {
+      return await this.withConnection((c, answering) => fn(c, answering, leaveLane));
+    } finally {
+      leaveLane();
     }
   }
 

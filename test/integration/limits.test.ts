@@ -104,6 +104,41 @@ describe('bulk lane', () => {
     }
   });
 
+  test('a bulk answer that leaves the lane (its client is slow) lets the next one run while it goes on', async () => {
+    const pool = await ConnectionPool.open(join(realpathSync(inject('demoBuild')), 'data', RADAR_DB_FILE), 4);
+    try {
+      const order: string[] = [];
+      let finishSlow!: () => void;
+      const slow = pool.with(
+        async (_c, _answering, leaveLane) => {
+          order.push('slow runs');
+          leaveLane();
+          leaveLane(); // a second call hands nothing more on
+          await new Promise<void>((r) => (finishSlow = r));
+          order.push('slow done');
+        },
+        { bulk: true },
+      );
+      const next = Array.from({ length: BULK_AT_ONCE + 1 }, (_, i) => pool.with(async () => void order.push(`next ${i + 1} runs`), { bulk: true }));
+      await Promise.all(next);
+      expect(order).toEqual(['slow runs', ...next.map((_, i) => `next ${i + 1} runs`)]);
+      finishSlow();
+      await slow;
+      // the turns add up: BULK_AT_ONCE at once again, no more
+      const releases: (() => void)[] = [];
+      const running: string[] = [];
+      const held = Array.from({ length: BULK_AT_ONCE + 1 }, (_, i) => pool.with(async () => { running.push(String(i)); await new Promise<void>((r) => releases.push(r)); }, { bulk: true }));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(running).toHaveLength(BULK_AT_ONCE);
+      while (releases.length) releases.shift()!();
+      await new Promise((r) => setTimeout(r, 50));
+      for (const r of releases.splice(0)) r();
+      await Promise.all(held);
+    } finally {
+      pool.close();
+    }
+  });
+
   test('a bulk answer that fails hands its turn on', async () => {
     const pool = await ConnectionPool.open(join(realpathSync(inject('demoBuild')), 'data', RADAR_DB_FILE), 2);
     try {
@@ -132,7 +167,7 @@ describe('stalled clients', () => {
         }
       }
       res.writeHead(200, { 'Content-Type': 'text/plain' });
-      void writePieces(res, pieces(), 300);
+      void writePieces(res, pieces(), { stallMs: 300 });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
@@ -143,6 +178,40 @@ describe('stalled clients', () => {
     expect(await outcome).toBe('destroyed');
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(produced).toBeLessThan(10_000);
+    socket.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  test('a client that keeps the answer waiting is reported slow once, well before it is dropped; a reading one never', async () => {
+    const slowCalls: number[] = [];
+    const server = createServer((_req, res) => {
+      async function* pieces() {
+        for (let i = 0; i < 200; i++) yield 'x'.repeat(64 * 1024);
+      }
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      const t0 = Date.now();
+      void writePieces(res, pieces(), { stallMs: 5000, slowMs: 200, onSlowClient: () => slowCalls.push(Date.now() - t0) });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    // reads all 12.5 MB as it comes: never slow
+    const whole = await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
+    expect(whole.byteLength).toBe(200 * 64 * 1024);
+    expect(slowCalls).toEqual([]);
+    // reads nothing for 1.5 s, then everything: slow once, about 200 ms in
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(slowCalls).toHaveLength(1);
+    expect(slowCalls[0]).toBeGreaterThanOrEqual(190);
+    expect(slowCalls[0]).toBeLessThan(1500);
+    let got = 0;
+    socket.on('data', (d: Buffer) => (got += d.length));
+    socket.resume();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(got).toBeGreaterThan(200 * 64 * 1024);
+    expect(slowCalls).toHaveLength(1);
     socket.destroy();
     await new Promise<void>((r) => server.close(() => r()));
   });
