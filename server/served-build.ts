@@ -184,7 +184,6 @@ export class ConnectionPool {
     if (!opts.bulk) return this.withConnection((c, answering) => fn(c, answering, () => {}));
     if (bulkLane.waiting + this.waiting.length >= this.maxWaiting) throw tooBusy();
     await bulkLane.enter();
-    // a bulk answer paced by a slow client hands its turn on early (`leaveLane`): its client, not DuckDB, sets its pace
     let inLane = true;
     const leaveLane = () => {
       if (!inLane) return;
