@@ -95,6 +95,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
   const instance = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: scratch });
   const conn = await instance.connect();
+  const recorderConn = await instance.connect();
   try {
     progress.begin('validating snapshot');
     const snap = await validateSnapshot(resolve(opts.snapshot), conn);
@@ -115,7 +116,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         await mkdir(site, { recursive: true });
         await mkdir(dataDir, { recursive: true });
         if (from) progress.line(`building over the tree of ${from.from} (${from.how})`);
-        const state = await TreeState.open(conn, from?.stateFolder);
+        const state = await TreeState.open(conn, recorderConn, from?.stateFolder);
         const writer = new TreeWriter(site, progress, { recordOrder: opts.recordOrder ?? false, base: state.baseFiles, overBase: state.overBase });
         order = writer.order;
         for (const api of snap.manifest.apis) {
@@ -164,6 +165,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
     return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, stats, base };
   } finally {
+    recorderConn.closeSync();
     conn.closeSync();
     instance.closeSync();
     await rm(scratch, { recursive: true, force: true });

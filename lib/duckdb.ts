@@ -85,15 +85,16 @@ export async function* streamKeyedText(conn: DuckDBConnection, q: SqlFragment): 
 }
 
 /**
- * Fails unless a stream that has ended gave every row of its query. A DuckDB error in the middle of a streamed
- * query (running out of memory, say) reaches node-api's `fetchChunk` as an empty chunk, the same as the end: the
- * stream just stops short, and a build wrote 208,896 of 385,306 id files of a route without noticing. So the rows
- * are counted again, by a query that computes no texts (DuckDB drops the unused columns).
+ * Fails unless a stream that has ended gave every row of its query. A streamed query that DuckDB ends early (an
+ * error in its middle, or another statement on its connection, such as an appender flushing) reaches node-api's
+ * `fetchChunk` as an empty chunk, the same as the end: the stream just stops short. A build whose tree-state
+ * appender shared the connection wrote 208,896 of 385,306 id files of a route without noticing (tree-state.ts). So
+ * the rows are counted again, by a query that computes no texts (DuckDB drops the unused columns).
  */
 async function assertStreamedWhole(conn: DuckDBConnection, q: SqlFragment, rows: number): Promise<void> {
   const [r] = await all(conn, { sql: `SELECT count(*) AS n FROM (${q.sql})`, params: q.params });
   const expected = Number(r!['n']);
-  if (rows !== expected) throw new Error(`DuckDB ended a streamed query after ${rows} of its ${expected} rows (an error it does not report to a stream, such as running out of memory)`);
+  if (rows !== expected) throw new Error(`DuckDB ended a streamed query after ${rows} of its ${expected} rows (an error in its middle, or another statement on its connection)`);
 }
 
 /**

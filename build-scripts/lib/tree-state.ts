@@ -85,6 +85,12 @@ export function forgetTreeState(folder: string): void {
 
 export class TreeState {
   private readonly conn: DuckDBConnection;
+  /**
+   * A second connection, for the appenders of idFileRecorder. An appender flushes into its connection every so
+   * many rows, and a statement on a connection ends the query it is streaming: with the build's own connection,
+   * every id-file route of a 240-day catalogue stopped at row 208,896, silently (lib/duckdb.ts now notices).
+   */
+  private readonly recorderConn: DuckDBConnection;
   /** MD5 by path of the base tree's `file` rows, for the TreeWriter. */
   readonly baseFiles: Map<string, string>;
   /** True when the folder already holds the base tree. */
@@ -93,8 +99,9 @@ export class TreeState {
   private readonly baseMeta: Pick<TreeStateMeta, 'tags' | 'collections'>;
   private readonly meta: Pick<TreeStateMeta, 'tags' | 'collections'> = { tags: {}, collections: {} };
 
-  private constructor(conn: DuckDBConnection, baseFiles: Map<string, string>, overBase: boolean, baseMeta: Pick<TreeStateMeta, 'tags' | 'collections'>) {
+  private constructor(conn: DuckDBConnection, recorderConn: DuckDBConnection, baseFiles: Map<string, string>, overBase: boolean, baseMeta: Pick<TreeStateMeta, 'tags' | 'collections'>) {
     this.conn = conn;
+    this.recorderConn = recorderConn;
     this.baseFiles = baseFiles;
     this.overBase = overBase;
     this.baseMeta = baseMeta;
@@ -102,9 +109,9 @@ export class TreeState {
 
   /**
    * Reads the base tree's state from `stateFolder` (the folder the base tree was built in, or undefined for a
-   * build into an empty folder) into the build's database.
+   * build into an empty folder) into the build's database. `recorderConn`: another connection to the same database.
    */
-  static async open(conn: DuckDBConnection, stateFolder: string | undefined): Promise<TreeState> {
+  static async open(conn: DuckDBConnection, recorderConn: DuckDBConnection, stateFolder: string | undefined): Promise<TreeState> {
     const columns = 'path VARCHAR, md5 VARCHAR, bytes BIGINT, kind VARCHAR, tag INTEGER, k BIGINT';
     const keyColumns = 'res VARCHAR, k BIGINT, fp HUGEINT';
     // `kept`: a row taken from the base state (keepUnchangedIdFiles), which needs no comparison
@@ -114,12 +121,12 @@ export class TreeState {
     if (stateFolder === undefined || meta === undefined) {
       await run(conn, `CREATE OR REPLACE TABLE ${BASE} (${columns})`);
       await run(conn, `CREATE OR REPLACE TABLE ${BASE_KEYS} (${keyColumns})`);
-      return new TreeState(conn, new Map(), false, { tags: {}, collections: {} });
+      return new TreeState(conn, recorderConn, new Map(), false, { tags: {}, collections: {} });
     }
     await run(conn, `CREATE OR REPLACE TABLE ${BASE} AS SELECT path, md5, bytes, kind, tag, k FROM read_parquet(${sqlString(join(stateFolder, TREE_STATE_FILE))})`);
     await run(conn, `CREATE OR REPLACE TABLE ${BASE_KEYS} AS SELECT res, k, fp FROM read_parquet(${sqlString(join(stateFolder, TREE_KEYS_FILE))})`);
     const rows = await all(conn, `SELECT path, md5 FROM ${BASE} WHERE kind = 'file'`);
-    return new TreeState(conn, new Map(rows.map((r) => [r['path'] as string, r['md5'] as string])), true, meta);
+    return new TreeState(conn, recorderConn, new Map(rows.map((r) => [r['path'] as string, r['md5'] as string])), true, meta);
   }
 
   /**
@@ -213,7 +220,7 @@ export class TreeState {
    * each as it writes instead of in a pass of its own): an appender for rows of one tag.
    */
   async idFileRecorder(tag: number): Promise<{ add(path: string, md5: string, bytes: number, k: bigint): void; close(): void }> {
-    const appender = await this.conn.createAppender('tree_new', 'main', 'memory');
+    const appender = await this.recorderConn.createAppender('tree_new', 'main', 'memory');
     return {
       add(path, md5, bytes, k) {
         appender.appendVarchar(path);

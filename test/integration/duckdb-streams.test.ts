@@ -37,3 +37,29 @@ test('a streamed query that fails midway fails the stream; a whole one does not'
     db.closeSync();
   }
 });
+
+test('recording id files while their query streams leaves the stream whole (the appender has a connection of its own)', async () => {
+  const { TreeState } = await import('../../build-scripts/lib/tree-state.ts');
+  const db = await openDuckDB({ threads: 2 });
+  const conn = await db.connect();
+  const recorderConn = await db.connect();
+  try {
+    const state = await TreeState.open(conn, recorderConn, undefined);
+    const recorder = await state.idFileRecorder(1);
+    // more rows than an appender holds before it flushes (a 240-day build stopped at 208,896)
+    const rows = 400_000;
+    let n = 0;
+    for await (const b of streamKeyedText(conn, { sql: `SELECT i AS k, CAST(i AS VARCHAR) AS t FROM range(${rows}) r(i)`, params: {} })) {
+      for (const k of b.keys) recorder.add(`x/${k}.json`, 'md5', 10, k);
+      n += b.keys.length;
+    }
+    recorder.close();
+    expect(n).toBe(rows);
+    const [r] = (await conn.runAndReadAll("SELECT count(*) AS n FROM memory.main.tree_new")).getRowObjectsJS();
+    expect(Number(r!['n'])).toBe(rows);
+  } finally {
+    recorderConn.closeSync();
+    conn.closeSync();
+    db.closeSync();
+  }
+});
