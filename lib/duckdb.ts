@@ -2,7 +2,7 @@
  * DuckDB access shared by the build and the endpoint: open an instance, run bound queries, and stream a
  * query's text column in batches without holding the result in memory.
  */
-import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
 import type { SqlFragment } from '../core/radar/filters.ts';
 import { joinChunkTexts } from './text-bytes.ts';
 
@@ -66,9 +66,7 @@ export interface KeyedBatch {
  * DuckDB's threads compute while the consumer writes. Stops early when the consumer breaks out of the loop.
  */
 export async function* streamKeyedText(conn: DuckDBConnection, q: SqlFragment): AsyncGenerator<KeyedBatch> {
-  let rows = 0;
-  for await (const chunk of chunksOf(await conn.stream(q.sql, q.params))) {
-    rows += chunk.rowCount;
+  for await (const chunk of chunksOf(conn, q)) {
     const kv = chunk.getColumnVector(0);
     const tv = chunk.getColumnVector(1);
     const n = chunk.rowCount;
@@ -81,35 +79,30 @@ export async function* streamKeyedText(conn: DuckDBConnection, q: SqlFragment): 
     }
     yield { keys, texts };
   }
-  await assertStreamedWhole(conn, q, rows);
 }
 
 /**
- * Fails unless a stream that has ended gave every row of its query. A streamed query that DuckDB ends early (an
- * error in its middle, or another statement on its connection, such as an appender flushing) reaches node-api's
- * `fetchChunk` as an empty chunk, the same as the end: the stream just stops short. A build whose tree-state
- * appender shared the connection wrote 208,896 of 385,306 id files of a route without noticing (tree-state.ts). So
- * the rows are counted again, by a query that computes no texts (DuckDB drops the unused columns).
- */
-async function assertStreamedWhole(conn: DuckDBConnection, q: SqlFragment, rows: number): Promise<void> {
-  // through `run`, which an endpoint's pool answers from statements prepared once (planning is most of its cost)
-  const [r] = await (await conn.run(`SELECT count(*) AS n FROM (${q.sql})`, q.params)).getRowObjectsJS();
-  const expected = Number(r!['n']);
-  if (rows !== expected) throw new Error(`DuckDB ended a streamed query after ${rows} of its ${expected} rows (an error in its middle, or another statement on its connection)`);
-}
-
-/**
- * A streamed result's chunks. The next is requested before the current one is handed out, so DuckDB computes
+ * The chunks of `q`, streamed. The next is requested before the current one is handed out, so DuckDB computes
  * while the consumer works. Once the consumer asks for the next, the current one is reset: its string heap is
  * freed at once, not when V8 gets round to collecting the chunk's wrapper (it does not hurry, not seeing the
  * native memory behind it: streaming a year of expanded transfers peaked at 438 MB without, 229 MB with).
+ *
+ * Fails unless the stream gave every row of its query. A streamed query that DuckDB ends early (an error in its
+ * middle, or another statement on its connection, such as an appender flushing) reaches node-api's `fetchChunk`
+ * as an empty chunk, the same as the end: the stream just stops short. A build whose tree-state appender shared
+ * the connection wrote 208,896 of 385,306 id files of a route without noticing (tree-state.ts). So at the end the
+ * rows are counted again, by a query that computes no texts (DuckDB drops the unused columns), through `run`, which
+ * an endpoint's pool answers from statements prepared once (planning is most of its cost).
  */
-async function* chunksOf(result: DuckDBResult): AsyncGenerator<DuckDBDataChunk> {
+async function* chunksOf(conn: DuckDBConnection, q: SqlFragment): AsyncGenerator<DuckDBDataChunk> {
+  const result = await conn.stream(q.sql, q.params);
+  let rows = 0;
   let next = result.fetchChunk();
   try {
     for (;;) {
       const chunk = await next;
-      if (!chunk || chunk.rowCount === 0) return;
+      if (!chunk || chunk.rowCount === 0) break;
+      rows += chunk.rowCount;
       next = result.fetchChunk();
       yield chunk;
       chunk.reset();
@@ -118,6 +111,9 @@ async function* chunksOf(result: DuckDBResult): AsyncGenerator<DuckDBDataChunk> 
     // A consumer that stopped early leaves one request open: let it settle quietly.
     next.catch(() => undefined);
   }
+  const [r] = await (await conn.run(`SELECT count(*) AS n FROM (${q.sql})`, q.params)).getRowObjectsJS();
+  const expected = Number(r!['n']);
+  if (rows !== expected) throw new Error(`DuckDB ended a streamed query after ${rows} of its ${expected} rows (an error in its middle, or another statement on its connection)`);
 }
 
 export interface JoinedBatch {
@@ -132,12 +128,8 @@ export interface JoinedBatch {
  * `separator` between two and `terminator` after each (text-bytes.ts): for a consumer that writes bytes.
  */
 export async function* streamJoinedBytes(conn: DuckDBConnection, q: SqlFragment, separator: string, terminator: string): AsyncGenerator<JoinedBatch> {
-  let rows = 0;
-  for await (const batch of joinedBytesOf(await conn.stream(q.sql, q.params), separator, terminator)) {
-    rows += batch.rows;
-    yield batch;
-  }
-  await assertStreamedWhole(conn, q, rows);
+  const join = joiner(separator, terminator);
+  for await (const chunk of chunksOf(conn, q)) yield join(chunk);
 }
 
 /**
@@ -158,11 +150,6 @@ export async function materializedJoinedBytes(conn: DuckDBConnection, q: SqlFrag
     if (chunk.rowCount > 0) batches.push(join(chunk));
   }
   return batches;
-}
-
-async function* joinedBytesOf(result: DuckDBResult, separator: string, terminator: string): AsyncGenerator<JoinedBatch> {
-  const join = joiner(separator, terminator);
-  for await (const chunk of chunksOf(result)) yield join(chunk);
 }
 
 /** A chunk's `(k, t)` rows as a JoinedBatch, with these separators. */
