@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildResult } from '../build-scripts/build.ts';
-import { TREE_STATE_FILE } from '../build-scripts/lib/tree-state.ts';
+import { treeStateFilesSql } from '../build-scripts/lib/tree-state.ts';
 import { all, openDuckDB, sqlString } from '../lib/duckdb.ts';
 import { radarSnapshot, WORK } from './radar.ts';
 
@@ -19,52 +19,57 @@ export interface IncrementalFigures {
   full: BuildResult;
   linked: BuildResult;
   recycled: BuildResult;
-  /** Files whose MD5 differs between the incremental and the full tree (must be 0), and files compared byte by byte. */
+  /** Files whose digest differs between the incremental and the full tree (must be 0), and files compared byte by byte. */
   differing: number;
   sampled: number;
 }
 
+/** A build's files as its tree state records them: `(path, digest)`. */
+function stateFiles(folder: string): string {
+  const sql = treeStateFilesSql(folder);
+  if (!sql) throw new Error(`${folder} holds no tree state`);
+  return sql;
+}
+
+const KEPT_STATE = 'state.parquet';
+
 /**
  * Keeps what the comparison needs of a full build's tree before it is removed (the disk holds one 365-day tree, not
- * two): its tree state, and a sample of its files.
+ * two): its files' digests, and a sample of its files.
  */
-function keepForComparison(full: string, keep: string, sampled: string[]): void {
+async function keepForComparison(full: string, keep: string, sampled: string[]): Promise<void> {
   rmSync(keep, { recursive: true, force: true });
   mkdirSync(join(keep, 'files'), { recursive: true });
-  copyFileSync(join(full, TREE_STATE_FILE), join(keep, TREE_STATE_FILE));
+  await query(`COPY (${stateFiles(full)}) TO ${sqlString(join(keep, KEPT_STATE))} (FORMAT parquet)`);
   sampled.forEach((p, i) => copyFileSync(join(full, 'site', p), join(keep, 'files', String(i))));
 }
 
-async function samplePaths(folder: string, sample: number): Promise<string[]> {
+async function query(sql: string): Promise<Record<string, unknown>[]> {
   const db = await openDuckDB();
   const conn = await db.connect();
   try {
-    return (await all(conn, `SELECT path FROM read_parquet(${sqlString(join(folder, TREE_STATE_FILE))}) USING SAMPLE ${Number(sample)} ROWS`)).map((r) => r['path'] as string);
+    return await all(conn, sql);
   } finally {
     conn.closeSync();
     db.closeSync();
   }
 }
 
-/** Files whose MD5 differs between `a`'s tree state and the kept one, plus sampled files whose bytes differ. */
+async function samplePaths(folder: string, sample: number): Promise<string[]> {
+  return (await query(`SELECT path FROM (${stateFiles(folder)}) USING SAMPLE ${Number(sample)} ROWS`)).map((r) => r['path'] as string);
+}
+
+/** Files whose digest differs between `a`'s tree state and the kept one, plus sampled files whose bytes differ. */
 async function sameTrees(a: string, kept: string, sampled: string[]): Promise<{ differing: number; sampled: number }> {
-  const db = await openDuckDB();
-  const conn = await db.connect();
-  try {
-    const [row] = await all(
-      conn,
-      `SELECT count(*) AS n FROM read_parquet(${sqlString(join(a, TREE_STATE_FILE))}) x FULL JOIN read_parquet(${sqlString(join(kept, TREE_STATE_FILE))}) y USING (path)
-       WHERE x.md5 IS DISTINCT FROM y.md5`,
-    );
-    let differing = Number(row!['n']);
-    sampled.forEach((p, i) => {
-      if (!readFileSync(join(a, 'site', p)).equals(readFileSync(join(kept, 'files', String(i))))) differing++;
-    });
-    return { differing, sampled: sampled.length };
-  } finally {
-    conn.closeSync();
-    db.closeSync();
-  }
+  const [row] = await query(
+    `SELECT count(*) AS n FROM (${stateFiles(a)}) x FULL JOIN read_parquet(${sqlString(join(kept, KEPT_STATE))}) y USING (path)
+     WHERE x.digest IS DISTINCT FROM y.digest`,
+  );
+  let differing = Number(row!['n']);
+  sampled.forEach((p, i) => {
+    if (!readFileSync(join(a, 'site', p)).equals(readFileSync(join(kept, 'files', String(i))))) differing++;
+  });
+  return { differing, sampled: sampled.length };
 }
 
 /** Removes a build output (its link, its builds, its cache): `rm -rf`, much faster than node on millions of files. */
@@ -93,7 +98,7 @@ export async function benchIncremental(days: number, log: (line: string) => void
   log(`incremental builds, ${days}-day radar catalogue and the next days (with the site, no charts) ...`);
   const full = await timed(`${days + 1} days into an empty folder`, { snapshot: n1, out: fullOut, full: true });
   const sampled = await samplePaths(full.folder, 2000);
-  keepForComparison(full.folder, kept, sampled);
+  await keepForComparison(full.folder, kept, sampled);
   removeOutput(fullOut);
   await timed(`full build of ${days} days`, { snapshot: n0, out });
   const linked = await timed(`${days + 1} days over it (linked)`, { snapshot: n1, out });

@@ -57,7 +57,7 @@ if (want('radar-queries')) {
 if (want('incremental')) {
   const i = await benchIncremental(values.days ? Number(values.days) : scale === 'full' ? 90 : 30, (l) => console.error(l), ramDisk);
   if (ramDisk) row('where the builds wrote', `a RAM disk (${ramDisk}, tmpfs): build times without this machine's disk, on which one full build took 24 s and, an hour later, 140 s`, '');
-  const same = i.differing === 0 ? `identical (every MD5 of the tree states, and ${i.sampled} files byte by byte)` : `**${i.differing} files differ**`;
+  const same = i.differing === 0 ? `identical (every digest of the tree states, and ${i.sampled} files byte by byte)` : `**${i.differing} files differ**`;
   row(`full build of a ${i.days + 1}-day radar catalogue into an empty folder (database, tree of ${i.treeFiles} files, site)`, `${i.full.seconds.toFixed(1)} s`, '');
   row(`the same snapshot built over the ${i.days}-day build (one more day; served tree hard-linked): ${i.linked.stats['tree files written']} files written, ${i.linked.stats['tree files removed']} removed`, `${i.linked.seconds.toFixed(1)} s = **${((i.linked.seconds / i.full.seconds) * 100).toFixed(1)}%** of the full build; trees ${same}`, '≤ 5%');
   row(`${i.days + 2} days over the recycled ${i.days}-day folder (two days of changes, no links: every daily build after the first two)`, `${i.recycled.seconds.toFixed(1)} s = **${((i.recycled.seconds / i.full.seconds) * 100).toFixed(1)}%**; ${i.recycled.stats['tree files written']} written`, '≤ 5%');

@@ -1,62 +1,99 @@
 /**
- * The tree state of a build: every file of its static tree (`site/`) with the MD5 of its bytes and its size,
- * kept beside the tree (`tree-state.parquet`, `tree-state.json`). The next build over that folder (an
- * incremental build, atomic-output.ts) compares its own files with it and writes only the files whose
- * bytes differ, removing those it no longer has: the result is the tree a build into an empty folder gives.
+ * The tree state of a build: every file of its static tree (`site/`) with a digest of its bytes and its size,
+ * kept beside the tree (`tree-state.parquet`, `tree-files.parquet`, `tree-keys.parquet`, `tree-state.json`). The
+ * next build over that folder (an incremental build, atomic-output.ts) compares its own files with it and writes
+ * only the files whose bytes differ, removing those it no longer has: the result is the tree a build into an
+ * empty folder gives.
  *
  * Two kinds of rows:
- * - `id`: the radar catalogue's id files (millions on a large catalogue), with the route and variant (`tag`) and
- *   the key (`k`) each is the file of. Over a base tree they are hashed in SQL without leaving DuckDB
- *   (build-scripts/radar/write-tree.ts), and only the changed ones are generated and written; into an empty
- *   folder all are written, each hashed as it is written;
- * - `file`: everything put through the TreeWriter (collections, docs, the timeseries tree, charts, the site),
- *   hashed as it is written.
+ * - `id` (tree-state.parquet): the radar catalogue's id files (millions on a large catalogue), by route and
+ *   variant (`tag`: its paths are `prefix || k || suffix`) and key (`k`), with the first 64 bits of the file's
+ *   MD5 (`h`) and its size: four numbers a row, so that millions of rows load, join and save in a fraction of a
+ *   second (paths and hex MD5s cost 2 s to load, 3.4 s to join and 3.8 s to save at 7.4 million rows). Over a
+ *   base tree they are hashed in SQL without leaving DuckDB (build-scripts/radar/write-tree.ts), and only the
+ *   changed ones are generated and written; into an empty folder all are written, each hashed as it is written;
+ * - `file` (tree-files.parquet): everything put through the TreeWriter (collections, docs, the timeseries tree,
+ *   charts, the site) by path, with its digest (tree-writer.ts: an MD5; a collection's is made of its pieces').
  *
- * Beside it, `tree-keys.parquet` holds a fingerprint of each key's records (`res`, `k`, `fp`: a hash of every
- * column of every row of the resource's table with that id), and `tree-state.json` a signature of each tag (what
- * makes its files from those records: the SQL, the paths, DuckDB's version). An id file is made from its key's
- * records by its tag alone, so where both are as in the base, the file is too: the next build hashes only the
- * files of keys whose records changed (one more day: new keys, and the few old ones a day touches), and takes the
- * others' rows from the base state. A tag whose signature changed (another snapcat) is hashed whole.
+ * `tree-keys.parquet` holds a fingerprint of each key's records (`res`, `k`, `fp`: a hash of every column of every
+ * row of the resource's table with that id), and `tree-state.json` each tag's paths and signature (what makes its
+ * files from those records: the SQL, the paths, DuckDB's version) and each collection's cuts. An id file is made
+ * from its key's records by its tag alone, so where both are as in the base, the file is too: the next build
+ * hashes only the files of keys whose records changed (one more day: new keys, and the few old ones a day
+ * touches), and the base's rows of the others stand for its own, never copied. A tag whose signature changed
+ * (another snapcat) is hashed whole.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { all, run, sqlString } from '../../lib/duckdb.ts';
-import type { TreeWriter } from './tree-writer.ts';
+import type { FileStamp, Piece, TreeWriter } from './tree-writer.ts';
 
 export const TREE_STATE_FILE = 'tree-state.parquet';
 const TREE_KEYS_FILE = 'tree-keys.parquet';
+const TREE_FILES_FILE = 'tree-files.parquet';
 const TREE_STATE_META = 'tree-state.json';
 /** Raise when what a state row means changes: a base of another version is not reused. */
-const TREE_STATE_VERSION = 2;
+const TREE_STATE_VERSION = 3;
 
 /** The tables of the build's in-memory database that hold the base state and the new one, and their keys' fingerprints. */
 const BASE = 'memory.main.tree_base';
+/** This build's `id` rows that are not the base's rows kept (keepUnchangedIdFiles): those are ALL_ID_ROWS' other part. */
 const NEW = 'memory.main.tree_new';
 const BASE_KEYS = 'memory.main.tree_base_keys';
+/** The base's `file` rows (path, md5, bytes), and this build's. */
+const BASE_FILES = 'memory.main.tree_base_files';
+const NEW_FILES = 'memory.main.tree_new_files';
 const NEW_KEYS = 'memory.main.tree_new_keys';
 /** Keys whose records differ from the base's (or that only one of the two has), by resource. */
 const CHANGED_KEYS = 'memory.main.tree_changed_keys';
 /** The `id` files whose bytes differ from the base's (compareIdFiles), by tag and key. */
 const CHANGED_FILES = 'memory.main.tree_changed';
+/** The tags whose base rows stand for this build's where their key is unchanged (keepUnchangedIdFiles), with their resource. */
+const KEPT_TAGS = 'memory.main.tree_kept_tags';
+/** The tags whose files have the same paths in the base and in this build, so that their rows compare by key. */
+const SAME_PATHS = 'memory.main.tree_same_paths';
+
+/** The base's rows of kept tags whose key did not change: this build's rows too, never copied. */
+const KEPT_ROWS = `SELECT b.tag, b.k, b.h, b.bytes FROM ${BASE} b JOIN ${KEPT_TAGS} t ON t.tag = b.tag ANTI JOIN ${CHANGED_KEYS} c ON c.res = t.res AND c.k = b.k`;
+/** Every `id` row of this build. */
+const ALL_ID_ROWS = `(${KEPT_ROWS} UNION ALL SELECT tag, k, h, bytes FROM ${NEW})`;
+
+/** The first 64 bits of a text's MD5, in SQL: an id file's digest (`h`). */
+const digestSql = (text: string) => `CAST('0x' || md5(${text})[1:16] AS UBIGINT)`;
+
+/** The same digest of a file's MD5 (bytes, as node's crypto gives it). */
+export function idFileDigest(md5: Buffer): bigint {
+  return md5.readBigUInt64BE(0);
+}
+
+/** The files of one tag: `prefix || k || suffix`, and what makes them (write-tree.ts idFileSignature). */
+interface TagState {
+  signature: string;
+  prefix: string;
+  suffix: string;
+}
 
 interface TreeStateMeta {
   version: number;
-  /** Signature of each tag's files (write-tree.ts idFileSignature). */
-  tags: Record<string, string>;
-  /** Each collection file by path (write-tree.ts writeCollection): its signature and cuts. */
+  tags: Record<string, TagState>;
+  /** Each collection file by path (write-tree.ts writeCollection): its signature, cuts and pieces. */
   collections: Record<string, CollectionState>;
 }
 
 /**
  * A collection file's signature (its records' SQL and frame) and cuts: `[k, offset]`, where `offset` is the byte
  * at which the file's first record of key `k` begins (its separator included), one every RECORDS_PER_CUT records
- * or so, in key order. The bytes before a cut hold only records of keys below its `k`.
+ * or so, in key order. The bytes before a cut hold only records of keys below its `k`. A piece of the file
+ * (tree-writer.ts PiecewiseFile) ends at each cut, and `pieces` holds their MD5s: a build continuing the file
+ * after a cut neither reads nor hashes the bytes before it. `stamp`: the file as written, so that a later build
+ * trusts it unread.
  */
 export interface CollectionState {
   signature: string;
   cuts: [string, number][];
+  pieces: Piece[];
+  stamp: FileStamp;
 }
 
 /** Records between two cuts of a collection file. */
@@ -75,12 +112,29 @@ function readMeta(folder: string): TreeStateMeta | undefined {
 
 /** True when `folder` holds a tree state this version of snapcat can build over. */
 export function hasTreeState(folder: string): boolean {
-  return readMeta(folder) !== undefined && existsSync(join(folder, TREE_STATE_FILE)) && existsSync(join(folder, TREE_KEYS_FILE));
+  return readMeta(folder) !== undefined && [TREE_STATE_FILE, TREE_KEYS_FILE, TREE_FILES_FILE].every((f) => existsSync(join(folder, f)));
 }
 
 /** After a tree is changed outside a build (`npm run site`): its state no longer describes it, so no build starts from it. */
 export function forgetTreeState(folder: string): void {
   rmSync(join(folder, TREE_STATE_META), { force: true });
+}
+
+/** `(tag, prefix, suffix)` rows of tags, as SQL. */
+function tagPathsSql(tags: Record<string, TagState>): string {
+  const rows = Object.entries(tags).map(([tag, t]) => `(${Number(tag)}, ${sqlString(t.prefix)}, ${sqlString(t.suffix)})`);
+  return rows.length ? `(VALUES ${rows.join(', ')}) AS p(tag, prefix, suffix)` : '(SELECT NULL::INTEGER AS tag, NULL::VARCHAR AS prefix, NULL::VARCHAR AS suffix WHERE false) p';
+}
+
+/**
+ * The tree a build left in `folder` as its state records it: `(path, digest)` of every file (an id file's digest
+ * is a number, a `file`'s its MD5), for comparing two builds' trees (the benchmark). Undefined without a state.
+ */
+export function treeStateFilesSql(folder: string): string | undefined {
+  const meta = readMeta(folder);
+  if (!meta) return undefined;
+  return `SELECT p.prefix || s.k || p.suffix AS path, CAST(s.h AS VARCHAR) AS digest FROM read_parquet(${sqlString(join(folder, TREE_STATE_FILE))}) s JOIN ${tagPathsSql(meta.tags)} USING (tag)
+    UNION ALL SELECT path, md5 FROM read_parquet(${sqlString(join(folder, TREE_FILES_FILE))})`;
 }
 
 export class TreeState {
@@ -91,7 +145,7 @@ export class TreeState {
    * every id-file route of a 240-day catalogue stopped at row 208,896, silently (lib/duckdb.ts now notices).
    */
   private readonly recorderConn: DuckDBConnection;
-  /** MD5 by path of the base tree's `file` rows, for the TreeWriter. */
+  /** Digest by path of the base tree's `file` rows, for the TreeWriter. */
   readonly baseFiles: Map<string, string>;
   /** True when the folder already holds the base tree. */
   readonly overBase: boolean;
@@ -112,20 +166,24 @@ export class TreeState {
    * build into an empty folder) into the build's database. `recorderConn`: another connection to the same database.
    */
   static async open(conn: DuckDBConnection, recorderConn: DuckDBConnection, stateFolder: string | undefined): Promise<TreeState> {
-    const columns = 'path VARCHAR, md5 VARCHAR, bytes BIGINT, kind VARCHAR, tag INTEGER, k BIGINT';
+    const columns = 'tag INTEGER, k BIGINT, h UBIGINT, bytes BIGINT';
     const keyColumns = 'res VARCHAR, k BIGINT, fp HUGEINT';
-    // `kept`: a row taken from the base state (keepUnchangedIdFiles), which needs no comparison
-    await run(conn, `CREATE OR REPLACE TABLE ${NEW} (${columns}, kept BOOLEAN)`);
+    await run(conn, `CREATE OR REPLACE TABLE ${NEW} (${columns})`);
     await run(conn, `CREATE OR REPLACE TABLE ${NEW_KEYS} (${keyColumns})`);
+    await run(conn, `CREATE OR REPLACE TABLE ${NEW_FILES} (path VARCHAR, md5 VARCHAR, bytes BIGINT)`);
+    await run(conn, `CREATE OR REPLACE TABLE ${CHANGED_KEYS} (res VARCHAR, k BIGINT)`);
+    await run(conn, `CREATE OR REPLACE TABLE ${KEPT_TAGS} (tag INTEGER, res VARCHAR)`);
     const meta = stateFolder === undefined ? undefined : readMeta(stateFolder);
     if (stateFolder === undefined || meta === undefined) {
       await run(conn, `CREATE OR REPLACE TABLE ${BASE} (${columns})`);
       await run(conn, `CREATE OR REPLACE TABLE ${BASE_KEYS} (${keyColumns})`);
+      await run(conn, `CREATE OR REPLACE TABLE ${BASE_FILES} (path VARCHAR, md5 VARCHAR, bytes BIGINT)`);
       return new TreeState(conn, recorderConn, new Map(), false, { tags: {}, collections: {} });
     }
-    await run(conn, `CREATE OR REPLACE TABLE ${BASE} AS SELECT path, md5, bytes, kind, tag, k FROM read_parquet(${sqlString(join(stateFolder, TREE_STATE_FILE))})`);
+    await run(conn, `CREATE OR REPLACE TABLE ${BASE} AS SELECT tag, k, h, bytes FROM read_parquet(${sqlString(join(stateFolder, TREE_STATE_FILE))})`);
     await run(conn, `CREATE OR REPLACE TABLE ${BASE_KEYS} AS SELECT res, k, fp FROM read_parquet(${sqlString(join(stateFolder, TREE_KEYS_FILE))})`);
-    const rows = await all(conn, `SELECT path, md5 FROM ${BASE} WHERE kind = 'file'`);
+    await run(conn, `CREATE OR REPLACE TABLE ${BASE_FILES} AS SELECT path, md5, bytes FROM read_parquet(${sqlString(join(stateFolder, TREE_FILES_FILE))})`);
+    const rows = await all(conn, `SELECT path, md5 FROM ${BASE_FILES}`);
     return new TreeState(conn, recorderConn, new Map(rows.map((r) => [r['path'] as string, r['md5'] as string])), true, meta);
   }
 
@@ -155,12 +213,12 @@ export class TreeState {
   }
 
   /**
-   * Whether the base's files of `tag` (made with `signature`) may stand for this build's wherever their key's
-   * records are unchanged. Records the signature for the next build either way.
+   * Records tag `tag`: its files are `prefix || k || suffix`, made with `signature`. True when the base's files of
+   * the tag may stand for this build's wherever their key's records are unchanged (the same signature).
    */
-  reusable(tag: number, signature: string): boolean {
-    this.meta.tags[String(tag)] = signature;
-    return this.overBase && this.baseMeta.tags[String(tag)] === signature;
+  reusable(tag: number, signature: string, prefix: string, suffix: string): boolean {
+    this.meta.tags[String(tag)] = { signature, prefix, suffix };
+    return this.overBase && this.baseMeta.tags[String(tag)]?.signature === signature;
   }
 
   /**
@@ -170,7 +228,7 @@ export class TreeState {
    */
   collectionBase(path: string, signature: string): CollectionState | undefined {
     const base = this.baseMeta.collections[path];
-    return this.overBase && base?.signature === signature ? base : undefined;
+    return this.overBase && base?.signature === signature && base.stamp !== undefined ? base : undefined;
   }
 
   /** Records a collection file of this build, for the next one. */
@@ -189,59 +247,46 @@ export class TreeState {
   }
 
   /**
-   * Takes the base's rows of the tags `reusable` said yes to (`tags`: each with its resource), for the keys whose
-   * records did not change: one pass over the base state.
+   * The base's rows of the tags `reusable` said yes to (`tags`: each with its resource) stand for this build's,
+   * for the keys whose records did not change: they stay in the base's table (KEPT_ROWS), never copied.
    */
   async keepUnchangedIdFiles(tags: { tag: number; res: string }[]): Promise<void> {
     if (tags.length === 0) return;
-    const tagRes = tags.map((t) => `(${Number(t.tag)}, ${sqlString(t.res)})`).join(', ');
-    await run(
-      this.conn,
-      `INSERT INTO ${NEW} SELECT b.path, b.md5, b.bytes, b.kind, b.tag, b.k, true
-       FROM ${BASE} b JOIN (VALUES ${tagRes}) t(tag, res) ON t.tag = b.tag
-       ANTI JOIN ${CHANGED_KEYS} c ON c.res = t.res AND c.k = b.k
-       WHERE b.kind = 'id'`,
-    );
+    await run(this.conn, `INSERT INTO ${KEPT_TAGS} VALUES ${tags.map((t) => `(${Number(t.tag)}, ${sqlString(t.res)})`).join(', ')}`);
   }
 
   /**
    * Adds the `id` files of one route and variant: `contentSql` yields `(k, c)`, a key and the file's whole
-   * text, and the file's path is `prefix || k || suffix`. `tag` names the route and variant for changedKeys.
+   * text. `tag` names the route and variant (reusable recorded its paths).
    */
-  async addIdFiles(tag: number, contentSql: { sql: string; params: Record<string, unknown> }, prefix: string, suffix: string): Promise<void> {
-    await this.conn.run(
-      `INSERT INTO ${NEW} SELECT ${sqlString(prefix)} || k || ${sqlString(suffix)}, md5(c), strlen(c), 'id', ${tag}, k, false FROM (${contentSql.sql})`,
-      contentSql.params as never,
-    );
+  async addIdFiles(tag: number, contentSql: { sql: string; params: Record<string, unknown> }): Promise<void> {
+    await this.conn.run(`INSERT INTO ${NEW} SELECT ${Number(tag)}, k, ${digestSql('c')}, strlen(c) FROM (${contentSql.sql})`, contentSql.params as never);
   }
 
   /**
    * Records `id` files written without a comparison (a build into an empty folder writes them all, hashing
-   * each as it writes instead of in a pass of its own): an appender for rows of one tag.
+   * each as it writes instead of in a pass of its own): an appender for rows of one tag. `md5`: the file's.
    */
-  async idFileRecorder(tag: number): Promise<{ add(path: string, md5: string, bytes: number, k: bigint): void; close(): void }> {
+  async idFileRecorder(tag: number): Promise<{ add(k: bigint, md5: Buffer, bytes: number): void; close(): void }> {
     const appender = await this.recorderConn.createAppender('tree_new', 'main', 'memory');
     return {
-      add(path, md5, bytes, k) {
-        appender.appendVarchar(path);
-        appender.appendVarchar(md5);
-        appender.appendBigInt(BigInt(bytes));
-        appender.appendVarchar('id');
+      add(k, md5, bytes) {
         appender.appendInteger(tag);
         appender.appendBigInt(k);
-        appender.appendBoolean(false);
+        appender.appendUBigInt(idFileDigest(md5));
+        appender.appendBigInt(BigInt(bytes));
         appender.endRow();
       },
       close: () => appender.closeSync(),
     };
   }
 
-  /** Adds the `id` files of a tag whose files are those of tag `from` under other names (hard links). */
-  async addLinkedIdFiles(tag: number, from: number, prefix: string, suffix: string): Promise<void> {
-    await run(this.conn, `INSERT INTO ${NEW} SELECT ${sqlString(prefix)} || k || ${sqlString(suffix)}, md5, bytes, 'id', ${Number(tag)}, k, kept FROM ${NEW} WHERE tag = ${Number(from)}`);
+  /** Adds this build's `id` files of tag `from` (those not kept) under tag `tag`: the same files under other names (hard links). */
+  async addLinkedIdFiles(tag: number, from: number): Promise<void> {
+    await run(this.conn, `INSERT INTO ${NEW} SELECT ${Number(tag)}, k, h, bytes FROM ${NEW} WHERE tag = ${Number(from)}`);
   }
 
-  /** The SQL of every key of a tag. */
+  /** The SQL of every key of a tag whose rows are all this build's own (none kept). */
   idKeysSql(tag: number): string {
     return `SELECT k FROM ${NEW} WHERE tag = ${Number(tag)}`;
   }
@@ -249,18 +294,25 @@ export class TreeState {
   /**
    * After every addIdFiles: which `id` files the base lacks or holds with other bytes, per tag; the caller
    * writes those (all of a tag when its count equals the tag's total, as in a build into an empty folder).
+   * Rows compare by key within a tag whose paths are the base's too.
    */
   async compareIdFiles(): Promise<Map<number, { changed: number; total: number }>> {
+    const same = Object.entries(this.meta.tags)
+      .filter(([tag, t]) => this.baseMeta.tags[tag]?.prefix === t.prefix && this.baseMeta.tags[tag]?.suffix === t.suffix)
+      .map(([tag]) => `(${Number(tag)})`);
+    await run(this.conn, `CREATE OR REPLACE TABLE ${SAME_PATHS} (tag INTEGER)`);
+    if (same.length) await run(this.conn, `INSERT INTO ${SAME_PATHS} VALUES ${same.join(', ')}`);
     await run(
       this.conn,
       `CREATE OR REPLACE TABLE ${CHANGED_FILES} AS
-       SELECT n.tag, n.k FROM (SELECT * FROM ${NEW} WHERE kind = 'id' AND NOT kept) n LEFT JOIN ${BASE} b ON b.path = n.path
-       WHERE b.md5 IS DISTINCT FROM n.md5`,
+       SELECT n.tag, n.k FROM ${NEW} n
+       LEFT JOIN (SELECT b.* FROM ${BASE} b SEMI JOIN ${SAME_PATHS} s ON s.tag = b.tag) b ON b.tag = n.tag AND b.k = n.k
+       WHERE b.h IS DISTINCT FROM n.h OR b.bytes IS DISTINCT FROM n.bytes`,
     );
     const rows = await all(
       this.conn,
       `SELECT t.tag, t.total, coalesce(c.changed, 0) AS changed
-       FROM (SELECT tag, count(*) AS total FROM ${NEW} WHERE kind = 'id' GROUP BY tag) t
+       FROM (SELECT tag, count(*) AS total FROM ${ALL_ID_ROWS} GROUP BY tag) t
        LEFT JOIN (SELECT tag, count(*) AS changed FROM ${CHANGED_FILES} GROUP BY tag) c USING (tag)`,
     );
     return new Map(rows.map((r) => [Number(r['tag']), { changed: Number(r['changed']), total: Number(r['total']) }]));
@@ -273,7 +325,7 @@ export class TreeState {
 
   /** Files and bytes of the tree so far: the `id` rows and what the writer has put. */
   async totals(writer: TreeWriter): Promise<{ files: number; bytes: number }> {
-    const [row] = await all(this.conn, `SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes FROM ${NEW}`);
+    const [row] = await all(this.conn, `SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes FROM ${ALL_ID_ROWS}`);
     let files = Number(row!['files']);
     let bytes = Number(row!['bytes']);
     for (const f of writer.files.values()) {
@@ -284,33 +336,55 @@ export class TreeState {
   }
 
   /**
-   * Ends the build's tree: the writer's files join the state, files of the base tree this build does not have
-   * are removed, and the state is saved in `folder` for the next build.
+   * The paths of the base tree's files this build does not have. Where both builds give each tag the same
+   * paths, only keys that changed or tags not kept can have lost an `id` file; else (another snapcat) by path.
+   * (After the writer's files joined NEW_FILES.)
+   */
+  private async staleFiles(): Promise<string[]> {
+    const samePaths =
+      Object.keys(this.baseMeta.tags).length === Object.keys(this.meta.tags).length &&
+      Object.entries(this.meta.tags).every(([tag, t]) => this.baseMeta.tags[tag]?.prefix === t.prefix && this.baseMeta.tags[tag]?.suffix === t.suffix);
+    const basePaths = tagPathsSql(this.baseMeta.tags);
+    const rows = samePaths
+      ? await all(
+          this.conn,
+          `SELECT p.prefix || b.k || p.suffix AS path FROM ${BASE} b JOIN ${basePaths} USING (tag)
+           LEFT JOIN ${KEPT_TAGS} t ON t.tag = b.tag
+           WHERE (t.tag IS NULL OR EXISTS (SELECT 1 FROM ${CHANGED_KEYS} c WHERE c.res = t.res AND c.k = b.k))
+             AND NOT EXISTS (SELECT 1 FROM ${NEW} n WHERE n.tag = b.tag AND n.k = b.k)
+           UNION ALL SELECT path FROM ${BASE_FILES} b ANTI JOIN ${NEW_FILES} n USING (path)`,
+        )
+      : await all(
+          this.conn,
+          `(SELECT p.prefix || b.k || p.suffix AS path FROM ${BASE} b JOIN ${basePaths} USING (tag) UNION ALL SELECT path FROM ${BASE_FILES})
+           EXCEPT (SELECT p.prefix || n.k || p.suffix FROM ${ALL_ID_ROWS} n JOIN ${tagPathsSql(this.meta.tags)} USING (tag) UNION ALL SELECT path FROM ${NEW_FILES})`,
+        );
+    return rows.map((r) => r['path'] as string);
+  }
+
+  /**
+   * Ends the build's tree: files of the base tree this build does not have are removed, and the state is saved
+   * in `folder` for the next build.
    */
   async finish(writer: TreeWriter, folder: string): Promise<{ files: number; bytes: number }> {
-    const appender = await this.conn.createAppender('tree_new', 'main', 'memory');
+    const appender = await this.conn.createAppender('tree_new_files', 'main', 'memory');
     for (const [path, f] of writer.files) {
       appender.appendVarchar(path);
       appender.appendVarchar(f.md5);
       appender.appendBigInt(BigInt(f.bytes));
-      appender.appendVarchar('file');
-      appender.appendNull();
-      appender.appendNull();
-      appender.appendBoolean(false);
       appender.endRow();
     }
     appender.closeSync();
-    if (this.overBase) {
-      const stale = await all(this.conn, `SELECT b.path FROM ${BASE} b ANTI JOIN ${NEW} n ON n.path = b.path`);
-      for (const r of stale) writer.remove(r['path'] as string);
-    }
+    if (this.overBase) for (const path of await this.staleFiles()) writer.remove(path);
+    const tree = await this.totals(writer);
     rmSync(join(folder, TREE_STATE_META), { force: true });
-    await run(this.conn, `COPY (SELECT path, md5, bytes, kind, tag, k FROM ${NEW}) TO ${sqlString(join(folder, TREE_STATE_FILE))} (FORMAT parquet, COMPRESSION zstd)`);
-    await run(this.conn, `COPY (SELECT res, k, fp FROM ${NEW_KEYS}) TO ${sqlString(join(folder, TREE_KEYS_FILE))} (FORMAT parquet, COMPRESSION zstd)`);
+    const copy = (sql: string, file: string) => run(this.conn, `COPY (${sql}) TO ${sqlString(join(folder, file))} (FORMAT parquet, COMPRESSION zstd)`);
+    await copy(`SELECT * FROM ${ALL_ID_ROWS}`, TREE_STATE_FILE);
+    await copy(`SELECT res, k, fp FROM ${NEW_KEYS}`, TREE_KEYS_FILE);
+    await copy(`SELECT path, md5, bytes FROM ${NEW_FILES}`, TREE_FILES_FILE);
     const meta: TreeStateMeta = { version: TREE_STATE_VERSION, ...this.meta };
     writeFileSync(join(folder, TREE_STATE_META), JSON.stringify(meta) + '\n');
-    const [row] = await all(this.conn, `SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes FROM ${NEW}`);
-    for (const t of [NEW, BASE, NEW_KEYS, BASE_KEYS, CHANGED_KEYS, CHANGED_FILES]) await run(this.conn, `DROP TABLE IF EXISTS ${t}`);
-    return { files: Number(row!['files']), bytes: Number(row!['bytes']) };
+    for (const t of [NEW, BASE, NEW_KEYS, BASE_KEYS, NEW_FILES, BASE_FILES, CHANGED_KEYS, CHANGED_FILES, KEPT_TAGS, SAME_PATHS]) await run(this.conn, `DROP TABLE IF EXISTS ${t}`);
+    return tree;
   }
 }

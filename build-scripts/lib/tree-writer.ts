@@ -4,15 +4,17 @@
  * of a tree, the radar id files, can be handed to a worker thread (`startBackground`, background-writes.ts).
  *
  * Every file put through the writer is recorded with the MD5 of its bytes and its size (the `file` part of
- * the tree state, tree-state.ts). A build over a base tree (an incremental build: the folder already holds an
- * earlier build's files, tree-state.ts) passes the MD5s the base holds: a file whose bytes are already there
- * is not written again, and a changed one replaces the old name with a new file (never writing into the old
- * file: it may be a hard link shared with the build being served or with the chart cache).
+ * the tree state, tree-state.ts; a file written piece by piece, a collection, with the MD5 of its pieces'
+ * MD5s: PiecewiseFile). A build over a base tree (an incremental build: the folder already holds an earlier
+ * build's files, tree-state.ts) passes the digests the base holds: a file whose bytes are already there is
+ * not written again, and a changed one replaces the old name with a new file (never writing into the old
+ * file: it may be a hard link shared with the build being served or with the chart cache), except a
+ * collection continued in place where no other name shares it (continueBase).
  * Files whose bytes the build decides elsewhere (the radar id files, hashed in SQL) go through
  * `writeDecided`/`linkDecided`, which only write.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, ftruncateSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, ftruncateSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BackgroundWrites } from './background-writes.ts';
 import type { Progress } from './progress.ts';
@@ -36,17 +38,50 @@ function md5(bytes: Uint8Array): string {
   return createHash('md5').update(bytes).digest('hex');
 }
 
-/** A file of the tree written piece by piece (TreeWriter.open, continueBase). */
+/**
+ * What identifies a file as written, as a build recorded it: size, modification time (ns) and inode. A later
+ * build trusts a file whose stamp is unchanged to hold the bytes recorded for it, without reading it (as git
+ * trusts its index); a file changed since, by anything, has another stamp.
+ */
+export interface FileStamp {
+  size: number;
+  mtimeNs: string;
+  ino: string;
+}
+
+function stampOf(st: { size: bigint; mtimeNs: bigint; ino: bigint }): FileStamp {
+  return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ino: String(st.ino) };
+}
+
+/**
+ * A piece of a file written piece by piece: its bytes up to `end`, from the previous piece's end (or 0),
+ * have this MD5.
+ */
+export type Piece = [end: number, md5: string];
+
+/**
+ * A file of the tree written piece by piece (TreeWriter.open, continueBase). `mark` ends a piece at the
+ * current end (a no-op where the last piece ended). Its digest in the tree state is the MD5 of its bytes when
+ * it has no pieces, else the MD5 of its pieces' MD5s and the last bytes' MD5, joined: so a build that
+ * continues a file after a piece needs only the earlier pieces' MD5s, never their bytes.
+ */
 export interface PiecewiseFile {
   append(text: string | Uint8Array): void;
-  close(): void;
+  mark(): void;
+  /** Closes the file: its pieces (as marked) and stamp. */
+  close(): { pieces: Piece[]; stamp: FileStamp };
+}
+
+/** The digest of a piecewise file (PiecewiseFile): `last`, the MD5 of its bytes after its last piece. */
+export function piecewiseDigest(pieces: readonly Piece[], last: string): string {
+  return pieces.length === 0 ? last : md5(Buffer.from(pieces.map(([, m]) => m).join('') + last));
 }
 
 export class TreeWriter {
   private readonly root: string;
   private readonly progress: Progress;
   private readonly dirs = new Set<string>();
-  private readonly base: ReadonlyMap<string, string>;
+  private readonly base: Map<string, string>;
   private readonly overBase: boolean;
   readonly order: string[] | undefined;
   /** Every file put through write/link/linkFrom/open/moveIn in this build, with its bytes' MD5 and size. */
@@ -60,7 +95,7 @@ export class TreeWriter {
     this.root = root;
     this.progress = progress;
     this.order = opts.recordOrder ? [] : undefined;
-    this.base = opts.base ?? new Map();
+    this.base = new Map(opts.base);
     this.overBase = opts.overBase ?? false;
   }
 
@@ -97,26 +132,27 @@ export class TreeWriter {
   }
 
   /**
-   * The bytes of the base tree's file at `rel`, if the folder holds it as the base's state records it (its MD5
-   * checked); else undefined.
+   * True when the folder holds the base tree's file at `rel` as the base build left it: the stamp it recorded
+   * (`stamp`) is the file's. Nothing is read. Else the file is no longer taken for the base's: written again.
    */
-  baseBytes(rel: string): Buffer | undefined {
-    const want = this.base.get(rel);
-    if (!this.overBase || want === undefined) return undefined;
-    let buf: Buffer;
+  baseIntact(rel: string, stamp: FileStamp): boolean {
+    if (!this.overBase || !this.base.has(rel)) return false;
+    let st: FileStamp | undefined;
     try {
-      buf = readFileSync(join(this.root, rel));
+      st = stampOf(lstatSync(join(this.root, rel), { bigint: true }));
     } catch {
-      return undefined;
+      st = undefined;
     }
-    return md5(buf) === want ? buf : undefined;
+    const intact = st?.size === stamp.size && st.mtimeNs === stamp.mtimeNs && st.ino === stamp.ino;
+    if (!intact) this.base.delete(rel);
+    return intact;
   }
 
-  /** Keeps the base tree's file at `rel` as this build's, untouched (`bytes`: as baseBytes read and checked them). */
-  keep(rel: string, bytes: Buffer): void {
+  /** Keeps the base tree's file at `rel` as this build's, untouched (its size `bytes`, as baseIntact checked it). */
+  keep(rel: string, bytes: number): void {
     const md5 = this.base.get(rel);
     if (md5 === undefined) throw new Error(`tree writer: ${rel} is not a file of the base tree`);
-    this.unchanged(rel, { md5, bytes: bytes.length });
+    this.unchanged(rel, { md5, bytes });
   }
 
   write(rel: string, text: string): void {
@@ -158,21 +194,27 @@ export class TreeWriter {
   }
 
   /**
-   * The base tree's file at `rel` continued in place: its first bytes (`prefix`, as baseBytes read them) stay,
-   * the rest is replaced by what is appended. Only for a file no other name shares: a file of a recycled folder
-   * that a build after the served one's first rewrote. A file of the served build has a second name (the
-   * folders share unchanged files as hard links), and is never written to: then undefined, and the caller
-   * writes a new file with open().
+   * The base tree's file at `rel` (as baseIntact checked it) continued after its first `pieces`: their bytes
+   * stay, unread, and the rest is replaced by what is appended. In place where no other name shares the file
+   * (a file of a recycled folder that a build after the served one's first rewrote); a file of the served
+   * build has a second name (the folders share unchanged files as hard links) and is never written to: it is
+   * copied to a scratch name, which replaces the old name at the end.
    */
-  continueBase(rel: string, prefix: Buffer): PiecewiseFile | undefined {
-    if (!this.overBase || !this.base.has(rel)) return undefined;
-    const fd = openSync(join(this.root, rel), 'r+');
-    if (fstatSync(fd).nlink !== 1) {
-      closeSync(fd);
-      return undefined;
+  continueBase(rel: string, pieces: readonly Piece[]): PiecewiseFile {
+    if (!this.overBase || !this.base.has(rel)) throw new Error(`tree writer: ${rel} is not a file of the base tree`);
+    const abs = join(this.root, rel);
+    const length = pieces.at(-1)?.[0] ?? 0;
+    let fd = openSync(abs, 'r+');
+    if (fstatSync(fd).nlink === 1) {
+      ftruncateSync(fd, length);
+      return this.piecewise(rel, abs, fd, pieces, () => {});
     }
-    ftruncateSync(fd, prefix.length);
-    return this.piecewise(rel, fd, prefix, () => {});
+    closeSync(fd);
+    const scratch = `${abs}.partial-${process.pid}`;
+    copyFileSync(abs, scratch);
+    fd = openSync(scratch, 'r+');
+    ftruncateSync(fd, length);
+    return this.piecewise(rel, abs, fd, pieces, (unchanged) => (unchanged ? unlinkSync(scratch) : renameSync(scratch, abs)));
   }
 
   /**
@@ -182,20 +224,20 @@ export class TreeWriter {
   open(rel: string): PiecewiseFile {
     const abs = this.ensureDir(rel);
     const scratch = this.overBase ? `${abs}.partial-${process.pid}` : abs;
-    return this.piecewise(rel, openSync(scratch, 'w'), undefined, (unchanged) => {
+    return this.piecewise(rel, abs, openSync(scratch, 'w'), [], (unchanged) => {
       if (unchanged) unlinkSync(scratch);
       else if (scratch !== abs) renameSync(scratch, abs);
     });
   }
 
   /**
-   * Appends to `fd` after `prefix` (bytes already in the file), hashing as it goes; on close, records the file
-   * and tells `done` whether the base tree already held these bytes.
+   * Appends to `fd` after the bytes of `pieces` (already in the file), hashing as it goes; on close, records
+   * the file (its digest: piecewiseDigest) and tells `done` whether the base tree already held these bytes.
    */
-  private piecewise(rel: string, fd: number, prefix: Buffer | undefined, done: (unchanged: boolean) => void): PiecewiseFile {
-    const hash = createHash('md5');
-    if (prefix) hash.update(prefix);
-    let bytes = prefix?.length ?? 0;
+  private piecewise(rel: string, abs: string, fd: number, start: readonly Piece[], done: (unchanged: boolean) => void): PiecewiseFile {
+    const pieces: Piece[] = [...start];
+    let hash = createHash('md5');
+    let bytes = start.at(-1)?.[0] ?? 0;
     return {
       append: (text: string | Uint8Array) => {
         if (text.length === 0) return;
@@ -204,14 +246,20 @@ export class TreeWriter {
         hash.update(buf);
         bytes += buf.length;
       },
+      mark: () => {
+        if (bytes === (pieces.at(-1)?.[0] ?? 0)) return;
+        pieces.push([bytes, hash.digest('hex')]);
+        hash = createHash('md5');
+      },
       close: () => {
         closeSync(fd);
-        const unchanged = this.unchanged(rel, { md5: hash.digest('hex'), bytes });
+        const unchanged = this.unchanged(rel, { md5: piecewiseDigest(pieces, hash.digest('hex')), bytes });
         if (!unchanged) {
           this.order?.push(rel);
           this.counts.written++;
         }
         done(unchanged);
+        return { pieces, stamp: stampOf(lstatSync(abs, { bigint: true })) };
       },
     };
   }

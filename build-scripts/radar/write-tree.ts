@@ -15,7 +15,7 @@ import { routeVariants, staticFile, VARIANTS, type Variant } from '../../core/ra
 import { all, sqlString, streamKeyedText } from '../../lib/duckdb.ts';
 import type { Progress } from '../lib/progress.ts';
 import { RECORDS_PER_CUT, type TreeState } from '../lib/tree-state.ts';
-import type { TreeWriter } from '../lib/tree-writer.ts';
+import type { PiecewiseFile, TreeWriter } from '../lib/tree-writer.ts';
 
 export interface RadarTreeContext {
   conn: DuckDBConnection;
@@ -126,8 +126,14 @@ async function prepareIdState(ctx: RadarTreeContext, files: IdFiles[]): Promise<
   const [row] = await all(ctx.conn, 'SELECT version() AS v');
   const version = String(row!['v']);
   const reusable = new Set<number>();
+  const signatures = new Map<number, string>();
   for (const f of files) {
-    if (linkSource(files, f) === undefined && ctx.state.reusable(f.tag, idFileSignature(ctx, f, version))) reusable.add(f.tag);
+    // a linked variant's files are its source's under other names: made as the source's are
+    const source = linkSource(files, f);
+    if (source !== undefined && !signatures.has(source)) throw new Error(`${f.prefix}…${f.suffix}: linked before its source`);
+    const signature = source === undefined ? idFileSignature(ctx, f, version) : `link ${signatures.get(source)} ${f.prefix} ${f.suffix}`;
+    signatures.set(f.tag, signature);
+    if (ctx.state.reusable(f.tag, signature, f.prefix, f.suffix)) reusable.add(f.tag);
   }
   return reusable;
 }
@@ -142,11 +148,11 @@ async function hashIdFiles(ctx: RadarTreeContext, files: IdFiles[], reusable: Se
   for (const f of files) {
     const source = linkSource(files, f);
     if (source !== undefined) {
-      await ctx.state.addLinkedIdFiles(f.tag, source, f.prefix, f.suffix);
+      await ctx.state.addLinkedIdFiles(f.tag, source);
     } else if (reusable.has(f.tag)) {
-      await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v, ctx.state.changedKeysOfSql(f.route.resource!)), f.prefix, f.suffix);
+      await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v, ctx.state.changedKeysOfSql(f.route.resource!)));
     } else {
-      await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v), f.prefix, f.suffix);
+      await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v));
     }
   }
   return ctx.state.compareIdFiles();
@@ -158,11 +164,12 @@ function wholeFiles(): number {
 }
 
 /**
- * A collection: one file, streamed, its cuts recorded (tree-state.ts CollectionState). Over a base tree whose
- * file was made the same way: when no record of the resource changed (`lowest` undefined) it is the base's file,
- * kept; else the base's bytes up to its last cut at or before the lowest changed key, and the records from that
- * cut's key on, made again. One more day of a mirror whose ids grow with arrival changes the last few thousand
- * keys of its millions. `lowest` 'all': no base to start from.
+ * A collection: one file, streamed, its cuts and pieces recorded (tree-state.ts CollectionState). Over a base
+ * tree whose file was made the same way and is as the base build left it (its stamp): when no record of the
+ * resource changed (`lowest` undefined) it is the base's file, kept; else the base's bytes up to its last cut at
+ * or before the lowest changed key, unread, and the records from that cut's key on, made again. One more day of
+ * a mirror whose ids grow with arrival changes the last few thousand keys of its millions. `lowest` 'all': no
+ * base to start from.
  */
 async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Variant, lowest: bigint | undefined | 'all'): Promise<void> {
   const { format, frame } = recordFrame(route, v);
@@ -170,39 +177,47 @@ async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Vari
   const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION, ordinal: true }, ctx.facts);
   const signature = createHash('md5').update(JSON.stringify([q.sql, q.params, frame])).digest('hex');
   const [open, separator, terminator] = [frame.open, frame.separator, frame.terminator].map((x) => Buffer.byteLength(x));
-  // the base's file, made with the same SQL and frame (the signature) and holding the bytes its state records
+  // the base's file, made with the same SQL and frame (the signature), untouched since (its stamp)
   const baseState = lowest === 'all' ? undefined : ctx.state.collectionBase(rel, signature);
-  const base = baseState && ctx.writer.baseBytes(rel);
+  const base = baseState && ctx.writer.baseIntact(rel, baseState.stamp) ? baseState : undefined;
   if (base && lowest === undefined) {
-    ctx.writer.keep(rel, base);
-    ctx.state.addCollection(rel, baseState!);
+    ctx.writer.keep(rel, base.stamp.size);
+    ctx.state.addCollection(rel, base);
     return;
   }
-  const from = base && typeof lowest === 'bigint' ? baseState!.cuts.findLast(([k]) => BigInt(k) <= lowest) : undefined;
+  const from = base && typeof lowest === 'bigint' ? base.cuts.findLast(([k]) => BigInt(k) <= lowest) : undefined;
+  // the base's pieces before the cut: every cut ends one (PiecewiseFile.mark)
+  const before = from ? base!.pieces.filter(([end]) => end <= from[1]) : [];
+  if (from && (before.at(-1)?.[0] ?? 0) !== from[1]) throw new Error(`tree state: no piece of ${rel} ends at its cut at byte ${from[1]}`);
   const cuts: [string, number][] = [];
-  // from a cut: the base's file continued in place where no other build shares it, else a copy of its start
-  const continued = from && ctx.writer.continueBase(rel, base!.subarray(0, from[1]));
-  const file = continued || ctx.writer.open(rel);
   let at = open!;
   let records: SqlFragment = { sql: `SELECT k, t FROM (${q.sql})`, params: q.params };
+  let file: PiecewiseFile;
   if (from) {
-    // the base's records before the cut, then those from its key on, in stored order
+    // the base's bytes before the cut, then its records from the cut's key on, in stored order
     at = from[1];
-    if (!continued) file.append(base!.subarray(0, at));
-    cuts.push(...baseState!.cuts.filter(([, cutAt]) => cutAt < at));
+    file = ctx.writer.continueBase(rel, before);
+    cuts.push(...base!.cuts.filter(([, cutAt]) => cutAt < at));
     records = { sql: `SELECT k, t FROM (${q.sql}) WHERE k >= CAST($from_key AS BIGINT) ORDER BY rn`, params: { ...q.params, from_key: from[0] } };
   } else {
+    file = ctx.writer.open(rel);
     file.append(frame.open);
   }
   let first = at === open;
   let sinceCut = RECORDS_PER_CUT;
   let last: bigint | undefined;
   for await (const batch of streamKeyedText(ctx.conn, records)) {
-    const piece = joinBatch(frame, batch.texts, first);
+    const piece = Buffer.from(joinBatch(frame, batch.texts, first), 'utf8');
+    // `piece` begins at byte `pieceAt` of the file; a piece of the file ends at each cut
+    const pieceAt = at;
+    let appended = 0;
     for (let i = 0; i < batch.keys.length; i++) {
       const k = batch.keys[i]!;
       if (k !== last && sinceCut >= RECORDS_PER_CUT) {
         cuts.push([String(k), at]);
+        file.append(piece.subarray(appended, at - pieceAt));
+        appended = at - pieceAt;
+        file.mark();
         sinceCut = 0;
       }
       last = k;
@@ -212,11 +227,12 @@ async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Vari
       at += (first ? 0 : separator!) + Buffer.byteLength(t) + terminator!;
       first = false;
     }
-    file.append(piece);
+    if (pieceAt + piece.length !== at) throw new Error(`${rel}: the records' bytes (${piece.length}) differ from their offsets (${at - pieceAt})`);
+    file.append(piece.subarray(appended));
   }
   file.append(frame.close);
-  file.close();
-  ctx.state.addCollection(rel, { signature, cuts });
+  const { pieces, stamp } = file.close();
+  ctx.state.addCollection(rel, { signature, cuts, pieces, stamp });
 }
 
 /**
@@ -244,7 +260,7 @@ async function writeIdFiles(ctx: RadarTreeContext, f: IdFiles, changedKeys: stri
     const rel = path(current);
     const bytes = Buffer.from(frame.open + joinBatch(frame, texts, true) + frame.close, 'utf8');
     ctx.writer.writeDecided(rel, bytes);
-    recorder?.add(rel, createHash('md5').update(bytes).digest('hex'), bytes.length, current);
+    recorder?.add(current, createHash('md5').update(bytes).digest(), bytes.length);
   };
   for await (const batch of streamKeyedText(ctx.conn, q)) {
     for (let i = 0; i < batch.keys.length; i++) {
@@ -324,7 +340,7 @@ async function writeRadarFiles(ctx: RadarTreeContext): Promise<void> {
           continue;
         }
         // a linked variant's state rows are the source's under its own names (hashIdFiles added them already)
-        if (!changes) await ctx.state.addLinkedIdFiles(f.tag, source, f.prefix, f.suffix);
+        if (!changes) await ctx.state.addLinkedIdFiles(f.tag, source);
         await linkIdFiles(ctx, f, changedKeys);
       }
     }

@@ -50,7 +50,7 @@ test('recording id files while their query streams leaves the stream whole (the 
     const rows = 400_000;
     let n = 0;
     for await (const b of streamKeyedText(conn, { sql: `SELECT i AS k, CAST(i AS VARCHAR) AS t FROM range(${rows}) r(i)`, params: {} })) {
-      for (const k of b.keys) recorder.add(`x/${k}.json`, 'md5', 10, k);
+      for (const k of b.keys) recorder.add(k, Buffer.alloc(16, 7), 10);
       n += b.keys.length;
     }
     recorder.close();

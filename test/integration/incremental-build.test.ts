@@ -5,7 +5,7 @@
  * (the served build's tree, hard-linked) and `recycled` (the build before it, moved).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { build, type BuildResult } from '../../build-scripts/build.ts';
@@ -157,6 +157,16 @@ describe('incremental builds', () => {
       expect(recycledTree.get(collection)!.ino).toBe(olderFile.ino);
       expect(recycledTree.get(collection)!.md5).not.toBe(olderFile.md5);
       sameBytes(readTree(over.folder), servedBefore);
+      // a collection the state says is intact is kept unread: one changed outside a build (another stamp) is not
+      // trusted, but made again
+      const next = readdirSync(`${out()}.builds`).map((e) => join(`${out()}.builds`, e)).find((f) => f !== recycled.folder)!;
+      const tampered = join(next, 'site', collection);
+      const bytes = readFileSync(tampered);
+      bytes[1] = bytes[1] === 0x7b ? 0x20 : 0x7b;
+      writeFileSync(tampered, bytes);
+      const again = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0 });
+      expect(again.base?.how).toBe('recycled');
+      sameBytes(readTree(again.folder), readTree(fullEdited.folder));
     } finally {
       conn.closeSync();
       db.closeSync();
