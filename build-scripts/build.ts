@@ -5,6 +5,7 @@
  *   <out>/site/   the static tree (any static host serves it)
  *   <out>/data/   the databases the endpoint queries
  *   <out>/build.json
+ *   <out>/radar-summary.json  what the radar browse pages show of the big collections (radar/browse-summary.ts)
  *   <out>/site/openapi.json, and the docs site's pages (/, /docs/, /browse/)
  *   <out>/nginx.conf  nginx in front of the endpoint (docs/nginx.md)
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
@@ -129,6 +130,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
               return tableReadSql(source);
             },
             snapshotDir: snap.dir,
+            buildDir: dir,
             dataDir,
             writer,
             state,

@@ -3,7 +3,8 @@
  *
  * Builds the documentation site (Astro, `site/pages/`) of a finished build and places its pages into the
  * build's static tree, `<build>/site/`, beside the API files: `/` (index.html), `/docs/…`, `/browse/…` and
- * the assets of `public/`. The pages read `<build>/build.json` and JSON files of the tree (SNAPCAT_BUILD);
+ * the assets of `public/`. The pages read `<build>/build.json`, `<build>/radar-summary.json` (the radar browse
+ * summary, build-scripts/radar/browse-summary.ts) and JSON files of the tree (SNAPCAT_BUILD);
  * Astro writes into a scratch folder `.astro-out/<random>/` of the repository (SNAPCAT_SITE_OUT), whose files
  * then move into the tree. (Astro 7 bundles the pages into `<outDir>/.prerender/` only when outDir lies in
  * the working directory, else into `<cwd>/.astro/`, where they could not import their packages and where two

@@ -12,7 +12,9 @@ export interface ApiBuildContext {
   tableSql: (table: string) => string;
   /** Snapshot folder (for configuration files beside the tables). */
   snapshotDir: string;
-  /** Folder for the endpoint's databases. */
+  /** The build folder (build.json; files for the site beside the tree, such as the radar browse summary). */
+  buildDir: string;
+  /** Folder for the endpoint's databases (`<buildDir>/data`). */
   dataDir: string;
   writer: TreeWriter;
   /** The tree's files and those of the base tree the build writes over (incremental builds). */

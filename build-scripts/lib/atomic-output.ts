@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { linkSync, mkdirSync, readdirSync } from 'node:fs';
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { BROWSE_SUMMARY_FILE } from '../../core/radar/browse-summary-file.ts';
 import { hasTreeState } from './tree-state.ts';
 
 export interface BaseTree {
@@ -34,7 +35,7 @@ export interface AtomicOptions {
 }
 
 /** What a recycled folder holds besides its tree: all of it is made again by the build. */
-const REMADE = ['data', 'build.json', 'nginx.conf', 'site-files.json'];
+const REMADE = ['data', 'build.json', BROWSE_SUMMARY_FILE, 'nginx.conf', 'site-files.json'];
 
 function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');

@@ -1,7 +1,8 @@
-/** The radar catalogue part of a build: its database, then its static tree. */
+/** The radar catalogue part of a build: its database, then its static tree and the site's summary of it (browse-summary.ts). */
 import { join } from 'node:path';
 import { ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
 import type { ApiBuildContext } from '../lib/api-build.ts';
+import { writeBrowseSummary } from './browse-summary.ts';
 import { buildCatalogueDb, readCatalogueFacts } from './catalogue-db.ts';
 import { writeRadarTree } from './write-tree.ts';
 
@@ -22,6 +23,8 @@ export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
     const facts = await readCatalogueFacts(conn);
     if (ctx.writeTree) {
       await writeRadarTree({ conn, facts, writer: ctx.writer, progress, state: ctx.state });
+      progress.begin('radar browse summary');
+      await writeBrowseSummary(conn, ctx.buildDir);
     }
     await run(conn, 'CHECKPOINT');
   } finally {

@@ -13,7 +13,8 @@ function ident(name: string): string {
   return name;
 }
 
-const DATETIME = (col: string) => `strftime(${col}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
+/** A datetime as the records' texts write it (`2024-01-01T00:00:00.000Z`). */
+export const DATETIME = (col: string) => `strftime(${col}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
 
 /** The value as it appears inside a JSON object. */
 function jsonValue(kind: FieldKind, col: string): string {

@@ -1,6 +1,7 @@
 /**
- * What the site's pages read at build time: `build.json` and the pre-generated files of the static API tree
- * of the build folder named by SNAPCAT_BUILD (set by build-scripts/site.ts). Plain file reads, no DuckDB.
+ * What the site's pages read at build time: `build.json` (and other summaries beside it, such as the radar
+ * browse summary) and the pre-generated files of the static API tree of the build folder named by
+ * SNAPCAT_BUILD (set by build-scripts/site.ts). Plain file reads, no DuckDB.
  * Paths are tree-relative (`radarnet/mirror/v3/radars.json`), as on disk under `<build>/site/`.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
@@ -26,6 +27,12 @@ let info: BuildInfo | undefined;
 export function buildInfo(): BuildInfo {
   info ??= JSON.parse(readFileSync(join(buildFolder(), 'build.json'), 'utf8')) as BuildInfo;
   return info;
+}
+
+/** A JSON file of the build folder beside build.json (not of the tree), read whole; undefined when the build has none. */
+export function readBuildJson<T>(name: string): T | undefined {
+  const path = join(buildFolder(), name);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : undefined;
 }
 
 export function hasApi(api: ApiName): boolean {

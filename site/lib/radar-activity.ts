@@ -1,22 +1,21 @@
 /**
- * What the radar browse pages summarise from the large collections of the radar tree, each read once per
- * site build, record by record (radar-records.ts):
- * - `files.expanded.json`: files per radar and file type (count, bytes, blacklisted, first and last), and
- *   each radar's latest files;
- * - `transferred/files.expanded.json`: every transfer instance, counted per alarm category (null status:
- *   `ok`) and day of the transfer start, and per radar;
+ * What the radar browse pages summarise of the radar catalogue. The two largest collections (gigabytes on a long
+ * catalogue) are summarised by the build in DuckDB, into the build folder's radar browse summary
+ * (core/radar/browse-summary-file.ts, written by build-scripts/radar/browse-summary.ts), which is read here:
+ * - of `/files`: files per radar and file type (count, bytes, blacklisted, first and last), and each radar's
+ *   latest files;
+ * - of `/transferred/files`: every transfer instance, counted per alarm category (null status: `ok`) and day
+ *   of the transfer start, and per radar.
+ * Smaller files of the tree are read once per site build, record by record (radar-records.ts):
  * - `transferred/files/alarm.expanded.json`: each radar's most recent alarms;
  * - `coverage/temporal.json`: each radar's coverage intervals per file type and coverage type.
  */
+import { BROWSE_SUMMARY_FILE, RECENT, type BrowseSummary, type RecentFileEntry, type TypeCountEntry } from '../../core/radar/browse-summary-file.ts';
 import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { staticFile, VARIANTS } from '../../core/radar/static-tree.ts';
-import { hasTree, readTreeJson, treeHas, treeHref } from './data.ts';
+import { hasTree, readBuildJson, readTreeJson, treeHas, treeHref } from './data.ts';
 import type { FileLink } from './examples.ts';
 import { forEachTreeRecord } from './radar-records.ts';
-import type { FileRecord } from '../scripts/radar-finder.ts';
-
-/** How many latest files and most recent alarms a radar page lists. */
-export const RECENT = 10;
 
 const JSON_V = VARIANTS.find((v) => v.suffix === '.json')!;
 const EXPANDED_JSON = VARIANTS.find((v) => v.suffix === '.expanded.json')!;
@@ -34,70 +33,43 @@ function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-// ---------------------------------------------------------------------------------------------- files
+// ---------------------------------------------------------------------------------------------- summary
 
-export interface TypeCount {
-  fileType: string;
-  files: number;
-  bytes: number;
-  /** Files whose status_flag is not 0 (blacklisted). */
-  flagged: number;
-  first: string;
-  last: string;
+let summaryCache: { summary: BrowseSummary | undefined } | undefined;
+
+/** The build's radar browse summary; none when the build has no radar tree (or no summary: a --db-only build). */
+function browseSummary(): BrowseSummary | undefined {
+  summaryCache ??= { summary: hasTree('radarnet-mirror-v3') ? readBuildJson<BrowseSummary>(BROWSE_SUMMARY_FILE) : undefined };
+  return summaryCache.summary;
 }
 
-export interface RecentFile {
-  id: number;
-  filename: string;
-  fileType: string;
-  start: string;
-  end: string;
-  bytes: number;
-  flagged: boolean;
+// ---------------------------------------------------------------------------------------------- files
+
+/** Files of one radar and file type; `first`/`last` as the records write datetimes. */
+export type TypeCount = TypeCountEntry;
+
+export interface RecentFile extends RecentFileEntry {
   /** JSON, CSV, checksum report of `/files/<id>`. */
   links: FileLink[];
 }
 
 export interface RadarFiles {
+  /** By file type (localeCompare). */
   byType: TypeCount[];
+  /** The RECENT latest files (by file start, then id), latest first. */
   recent: RecentFile[];
 }
 
 let filesCache: Map<string, RadarFiles> | undefined;
 
-/** Files per radar code, from the expanded file collection. */
+/** Files per radar code, of the file collection (`/files`), from the browse summary. */
 export function filesByRadar(): Map<string, RadarFiles> {
-  if (filesCache) return filesCache;
-  const acc = new Map<string, { types: Map<string, TypeCount>; recent: FileRecord[] }>();
-  if (hasTree('radarnet-mirror-v3')) {
-    forEachTreeRecord<FileRecord>(staticFile(`${RADAR_PREFIX}/files`, EXPANDED_JSON), (f) => {
-      let a = acc.get(f.radar_code);
-      if (!a) acc.set(f.radar_code, (a = { types: new Map(), recent: [] }));
-      let t = a.types.get(f.file_type);
-      if (!t) a.types.set(f.file_type, (t = { fileType: f.file_type, files: 0, bytes: 0, flagged: 0, first: f.file_start_datetime, last: f.file_end_datetime }));
-      t.files++;
-      t.bytes += Number(f.file_size) || 0;
-      if (f.status_flag !== 0) t.flagged++;
-      if (f.file_start_datetime < t.first) t.first = f.file_start_datetime;
-      if (f.file_end_datetime > t.last) t.last = f.file_end_datetime;
-      keepLatest(a.recent, f, (x) => `${x.file_start_datetime}|${String(x.id).padStart(20, '0')}`);
-    });
-  }
-  filesCache = new Map(
-    [...acc].map(([code, a]) => [
+  filesCache ??= new Map(
+    (browseSummary()?.files ?? []).map(([code, f]) => [
       code,
       {
-        byType: [...a.types.values()].sort((x, y) => x.fileType.localeCompare(y.fileType)),
-        recent: a.recent.map((f) => ({
-          id: f.id,
-          filename: baseName(f.file_path),
-          fileType: f.file_type,
-          start: f.file_start_datetime,
-          end: f.file_end_datetime,
-          bytes: Number(f.file_size) || 0,
-          flagged: f.status_flag !== 0,
-          links: pathFiles(`${RADAR_PREFIX}/files/${f.id}`),
-        })),
+        byType: [...f.byType].sort((x, y) => x.fileType.localeCompare(y.fileType)),
+        recent: f.recent.map((r) => ({ ...r, links: pathFiles(`${RADAR_PREFIX}/files/${r.id}`) })),
       },
     ]),
   );
@@ -179,26 +151,19 @@ export interface TransferActivity {
 
 let activityCache: TransferActivity | undefined;
 
+/** Transfer instances of the transferred-file collection (`/transferred/files`), from the browse summary. */
 export function transferActivity(): TransferActivity {
   if (activityCache) return activityCache;
-  const a: TransferActivity = { byCategoryDay: new Map(), byRadar: new Map(), totals: new Map(), firstDay: undefined, lastDay: undefined, instances: 0 };
-  if (hasTree('radarnet-mirror-v3')) {
-    a.instances = forEachTreeRecord<TransferredRecord>(staticFile(`${RADAR_PREFIX}/transferred/files`, EXPANDED_JSON), (t) => {
-      const cat = t.transferred_file_status ?? 'ok';
-      const day = t.transfer_start_datetime.slice(0, 10);
-      let days = a.byCategoryDay.get(cat);
-      if (!days) a.byCategoryDay.set(cat, (days = new Map()));
-      days.set(day, (days.get(day) ?? 0) + 1);
-      let r = a.byRadar.get(t.radar_code);
-      if (!r) a.byRadar.set(t.radar_code, (r = new Map()));
-      r.set(cat, (r.get(cat) ?? 0) + 1);
-      a.totals.set(cat, (a.totals.get(cat) ?? 0) + 1);
-      if (a.firstDay === undefined || day < a.firstDay) a.firstDay = day;
-      if (a.lastDay === undefined || day > a.lastDay) a.lastDay = day;
-    });
-  }
-  activityCache = a;
-  return a;
+  const t = browseSummary()?.transfers;
+  activityCache = {
+    byCategoryDay: new Map((t?.byCategoryDay ?? []).map(([category, days]) => [category, new Map(days)])),
+    byRadar: new Map((t?.byRadar ?? []).map(([code, perCategory]) => [code, new Map(perCategory)])),
+    totals: new Map(t?.totals ?? []),
+    firstDay: t?.firstDay,
+    lastDay: t?.lastDay,
+    instances: t?.instances ?? 0,
+  };
+  return activityCache;
 }
 
 export interface Bucket {

@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { BROWSE_SUMMARY_FILE } from '../../core/radar/browse-summary-file.ts';
 import { errorBodySchema, type ErrorBody } from '../../core/http/errors.ts';
 import type { ChartRenderer } from '../../lib/chart-renderer.ts';
 
@@ -135,14 +136,14 @@ function head(path: string, n: number): Buffer {
 }
 
 /**
- * Fingerprints of files no answer may contain: each build's build.json and site-files.json, the first bytes of
+ * Fingerprints of files no answer may contain: each build's build.json, radar-summary.json and site-files.json, the first bytes of
  * its databases, each snapshot's snapshot.json, the repository's package.json and /etc/passwd.
  */
 export function secretsOf(builds: string[], snapshots: string[] = []): Secret[] {
   const out: Secret[] = [];
   for (const b of builds) {
     const root = realpathSync(b);
-    for (const f of ['build.json', 'site-files.json']) if (existsSync(join(root, f))) out.push({ name: join(root, f), bytes: readFileSync(join(root, f)) });
+    for (const f of ['build.json', BROWSE_SUMMARY_FILE, 'site-files.json']) if (existsSync(join(root, f))) out.push({ name: join(root, f), bytes: readFileSync(join(root, f)) });
     const data = join(root, 'data');
     if (existsSync(data)) for (const f of readdirSync(data)) out.push({ name: join(data, f), bytes: head(join(data, f), 64) });
   }
@@ -153,7 +154,7 @@ export function secretsOf(builds: string[], snapshots: string[] = []): Secret[] 
 }
 
 /** Relative paths from a build's site to the files outside it, for traversal requests. */
-export const OUTSIDE_TARGETS = ['build.json', 'site-files.json', 'data/radarnet-mirror-v3.duckdb', 'data/timeseries-v1.duckdb', '../../../../../../../../etc/passwd', 'etc/passwd'];
+export const OUTSIDE_TARGETS = ['build.json', BROWSE_SUMMARY_FILE, 'site-files.json', 'data/radarnet-mirror-v3.duckdb', 'data/timeseries-v1.duckdb', '../../../../../../../../etc/passwd', 'etc/passwd'];
 
 // ---------------------------------------------------------------------------------------------------------
 // The checks every answer passes.

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { buildSite, type SiteResult } from '../../build-scripts/site.ts';
 import { SITE_FILES_MANIFEST } from '../../build-scripts/lib/site-files.ts';
+import { BROWSE_SUMMARY_FILE } from '../../core/radar/browse-summary-file.ts';
 import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { PARAM_DOCS as RADAR_PARAMS } from '../../core/radar/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../../core/timeseries/routes.ts';
@@ -55,6 +56,8 @@ async function bothApis(folder: string): Promise<void> {
   await linkCopy(join(ts, 'site', 'api'), join(folder, 'site', 'api'));
   // the shared builds hold their own site pages: the copy knows them as placed by a site build
   await copyFile(join(radar, SITE_FILES_MANIFEST), join(folder, SITE_FILES_MANIFEST));
+  // what the radar browse pages count of the big collections
+  await copyFile(join(radar, BROWSE_SUMMARY_FILE), join(folder, BROWSE_SUMMARY_FILE));
   const a = JSON.parse(await readFile(join(radar, 'build.json'), 'utf8')) as Build;
   const b = JSON.parse(await readFile(join(ts, 'build.json'), 'utf8')) as Build;
   const merged: Build = { snapshot: { ...a.snapshot, apis: [...a.snapshot.apis, ...b.snapshot.apis] }, files: a.files + b.files, bytes: a.bytes + b.bytes };
