@@ -83,11 +83,12 @@ interface TreeStateMeta {
 
 /**
  * A collection file's signature (its records' SQL and frame) and cuts: `[k, offset]`, where `offset` is the byte
- * at which the file's first record of key `k` begins (its separator included), one every RECORDS_PER_CUT records
- * or so, in key order. The bytes before a cut hold only records of keys below its `k`. A piece of the file
- * (tree-writer.ts PiecewiseFile) ends at each cut, and `pieces` holds their MD5s: a build continuing the file
- * after a cut neither reads nor hashes the bytes before it. `stamp`: the file as written, so that a later build
- * trusts it unread.
+ * at which the file's first record of key `k` begins (its separator included), at the first record of each block
+ * of KEYS_PER_CUT keys (`k / KEYS_PER_CUT`), in key order: the bytes between two cuts are the records of one
+ * block, and where they are is a matter of the keys alone, as a build into an empty folder would place them. A
+ * piece of the file (tree-writer.ts PiecewiseFile) ends at each cut, and `pieces` holds their MD5s: a build
+ * that keeps a block's bytes, or continues the file after a cut, neither hashes nor holds the bytes it keeps.
+ * `stamp`: the file as written, so that a later build trusts it unread.
  */
 export interface CollectionState {
   signature: string;
@@ -96,8 +97,8 @@ export interface CollectionState {
   stamp: FileStamp;
 }
 
-/** Records between two cuts of a collection file. */
-export const RECORDS_PER_CUT = 1024;
+/** Keys per block of a collection file (its cuts). */
+export const KEYS_PER_CUT = 1024n;
 
 function readMeta(folder: string): TreeStateMeta | undefined {
   try {
@@ -223,8 +224,8 @@ export class TreeState {
 
   /**
    * The base's state of the collection file at `path`, if it was made with `signature` (its records' SQL and
-   * frame): where no key of its resource changed, the base's file is this build's; else this build's file is
-   * the base's up to a cut at or before the lowest changed key (lowestChangedKey), and new records after it.
+   * frame): where no key of its resource changed, the base's file is this build's; else this build's file keeps
+   * the base's bytes of every block without a changed key (changedBlocks).
    */
   collectionBase(path: string, signature: string): CollectionState | undefined {
     const base = this.baseMeta.collections[path];
@@ -237,13 +238,15 @@ export class TreeState {
   }
 
   /**
-   * The lowest key of `res` whose records changed from the base (after compareKeys): new, removed or other
-   * records. Undefined when none did.
+   * The blocks (`k / KEYS_PER_CUT`) of the keys of `res` whose records changed from the base (after compareKeys):
+   * new, removed or other records; ascending.
    */
-  async lowestChangedKey(res: string): Promise<bigint | undefined> {
-    const [row] = await all(this.conn, { sql: `SELECT CAST(min(k) AS VARCHAR) AS k FROM ${CHANGED_KEYS} WHERE res = $res`, params: { res } });
-    const k = row?.['k'];
-    return k === null || k === undefined ? undefined : BigInt(k as string);
+  async changedBlocks(res: string): Promise<bigint[]> {
+    const rows = await all(this.conn, {
+      sql: `SELECT DISTINCT CAST(k // ${KEYS_PER_CUT} AS VARCHAR) AS b, k // ${KEYS_PER_CUT} AS o FROM ${CHANGED_KEYS} WHERE res = $res ORDER BY o`,
+      params: { res },
+    });
+    return rows.map((r) => BigInt(r['b'] as string));
   }
 
   /**

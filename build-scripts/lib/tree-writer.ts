@@ -14,7 +14,7 @@
  * `writeDecided`/`linkDecided`, which only write.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, ftruncateSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, ftruncateSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BackgroundWrites } from './background-writes.ts';
 import type { Progress } from './progress.ts';
@@ -68,6 +68,11 @@ export type Piece = [end: number, md5: string];
 export interface PiecewiseFile {
   append(text: string | Uint8Array): void;
   mark(): void;
+  /**
+   * Appends bytes `start` to `end` of the base tree's file at the same path, a piece whose MD5 (`md5`) the base
+   * recorded, neither hashed nor held in memory: only after a mark, in a file continued with `copy`.
+   */
+  appendBasePiece(start: number, end: number, md5: string): void;
   /** Closes the file: its pieces (as marked) and stamp. */
   close(): { pieces: Piece[]; stamp: FileStamp };
 }
@@ -200,12 +205,12 @@ export class TreeWriter {
    * build has a second name (the folders share unchanged files as hard links) and is never written to: it is
    * copied to a scratch name, which replaces the old name at the end.
    */
-  continueBase(rel: string, pieces: readonly Piece[]): PiecewiseFile {
+  continueBase(rel: string, pieces: readonly Piece[], opts: { copy?: boolean } = {}): PiecewiseFile {
     if (!this.overBase || !this.base.has(rel)) throw new Error(`tree writer: ${rel} is not a file of the base tree`);
     const abs = join(this.root, rel);
     const length = pieces.at(-1)?.[0] ?? 0;
     let fd = openSync(abs, 'r+');
-    if (fstatSync(fd).nlink === 1) {
+    if (fstatSync(fd).nlink === 1 && !opts.copy) {
       ftruncateSync(fd, length);
       return this.piecewise(rel, abs, fd, pieces, () => {});
     }
@@ -233,10 +238,12 @@ export class TreeWriter {
   /**
    * Appends to `fd` after the bytes of `pieces` (already in the file), hashing as it goes; on close, records
    * the file (its digest: piecewiseDigest) and tells `done` whether the base tree already held these bytes.
+   * `abs`: the file's name, which holds the base's file until `done` (appendBasePiece reads it).
    */
   private piecewise(rel: string, abs: string, fd: number, start: readonly Piece[], done: (unchanged: boolean) => void): PiecewiseFile {
     const pieces: Piece[] = [...start];
     let hash = createHash('md5');
+    let baseFd: number | undefined;
     let bytes = start.at(-1)?.[0] ?? 0;
     return {
       append: (text: string | Uint8Array) => {
@@ -251,7 +258,21 @@ export class TreeWriter {
         pieces.push([bytes, hash.digest('hex')]);
         hash = createHash('md5');
       },
+      appendBasePiece: (start: number, end: number, pieceMd5: string) => {
+        if (bytes !== (pieces.at(-1)?.[0] ?? 0)) throw new Error(`tree writer: ${rel}: a base piece must follow a mark`);
+        if (end === start) return;
+        baseFd ??= openSync(abs, 'r');
+        for (let at = start; at < end; ) {
+          const n = readSync(baseFd, copyBuffer, 0, Math.min(copyBuffer.length, end - at), at);
+          if (n === 0) throw new Error(`tree writer: ${rel} ends before byte ${end} of its base`);
+          writeSync(fd, copyBuffer, 0, n, bytes);
+          bytes += n;
+          at += n;
+        }
+        pieces.push([bytes, pieceMd5]);
+      },
       close: () => {
+        if (baseFd !== undefined) closeSync(baseFd);
         closeSync(fd);
         const unchanged = this.unchanged(rel, { md5: piecewiseDigest(pieces, hash.digest('hex')), bytes });
         if (!unchanged) {
@@ -323,6 +344,9 @@ export class TreeWriter {
     }
   }
 }
+
+/** The buffer appendBasePiece copies through. */
+const copyBuffer = Buffer.allocUnsafe(1 << 20);
 
 function unlinkIfThere(abs: string): boolean {
   try {

@@ -14,7 +14,7 @@ import { indexDocument, RADAR_PREFIX, RADAR_ROUTES, routeTable, type RadarRoute 
 import { routeVariants, staticFile, VARIANTS, type Variant } from '../../core/radar/static-tree.ts';
 import { all, sqlString, streamKeyedText } from '../../lib/duckdb.ts';
 import type { Progress } from '../lib/progress.ts';
-import { RECORDS_PER_CUT, type TreeState } from '../lib/tree-state.ts';
+import { KEYS_PER_CUT, type CollectionState, type TreeState } from '../lib/tree-state.ts';
 import type { PiecewiseFile, TreeWriter } from '../lib/tree-writer.ts';
 
 export interface RadarTreeContext {
@@ -163,73 +163,117 @@ function wholeFiles(): number {
   return RADAR_ROUTES.filter((r) => !r.path.endsWith('/:id')).reduce((n, r) => n + routeVariants(r).length, 0);
 }
 
+/** A block's records in the base's collection file: bytes `start` to `end`, a piece with that MD5. */
+interface BaseBlock {
+  k: string;
+  block: bigint;
+  start: number;
+  end: number;
+  md5: string | undefined;
+}
+
+/** The blocks of a base's collection file, each between two cuts (the last one, which ends with the frame's close, has no `end`). */
+function baseBlocks(base: CollectionState): BaseBlock[] {
+  const md5At = new Map(base.pieces.map(([end, m]) => [end, m]));
+  return base.cuts.map(([k, start], i) => {
+    const end = base.cuts[i + 1]?.[1] ?? -1;
+    return { k, block: BigInt(k) / KEYS_PER_CUT, start, end, md5: end === start ? '' : md5At.get(end) };
+  });
+}
+
 /**
  * A collection: one file, streamed, its cuts and pieces recorded (tree-state.ts CollectionState). Over a base
  * tree whose file was made the same way and is as the base build left it (its stamp): when no record of the
- * resource changed (`lowest` undefined) it is the base's file, kept; else the base's bytes up to its last cut at
- * or before the lowest changed key, unread, and the records from that cut's key on, made again. One more day of
- * a mirror whose ids grow with arrival changes the last few thousand keys of its millions. `lowest` 'all': no
- * base to start from.
+ * resource changed (`changed` empty) it is the base's file, kept; else it keeps the base's bytes of every block
+ * of keys without a change (unread before the first changed block, copied after it), and the records of the
+ * other blocks are made again. One more day of a mirror changes the blocks of its new keys and of the few old
+ * ones a day touches. `changed` 'all': no base to start from.
  */
-async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Variant, lowest: bigint | undefined | 'all'): Promise<void> {
+async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Variant, changed: bigint[] | 'all'): Promise<void> {
   const { format, frame } = recordFrame(route, v);
   const rel = staticFile(`${RADAR_PREFIX}${route.path}`, v);
   const q = recordQuery({ route, format, expanded: v.expanded, selection: NO_SELECTION, ordinal: true }, ctx.facts);
-  const signature = createHash('md5').update(JSON.stringify([q.sql, q.params, frame])).digest('hex');
+  const signature = createHash('md5').update(JSON.stringify([q.sql, q.params, frame, `cut every ${KEYS_PER_CUT} keys`])).digest('hex');
   const [open, separator, terminator] = [frame.open, frame.separator, frame.terminator].map((x) => Buffer.byteLength(x));
   // the base's file, made with the same SQL and frame (the signature), untouched since (its stamp)
-  const baseState = lowest === 'all' ? undefined : ctx.state.collectionBase(rel, signature);
+  const baseState = changed === 'all' ? undefined : ctx.state.collectionBase(rel, signature);
   const base = baseState && ctx.writer.baseIntact(rel, baseState.stamp) ? baseState : undefined;
-  if (base && lowest === undefined) {
+  if (base && changed !== 'all' && changed.length === 0) {
     ctx.writer.keep(rel, base.stamp.size);
     ctx.state.addCollection(rel, base);
     return;
   }
-  const from = base && typeof lowest === 'bigint' ? base.cuts.findLast(([k]) => BigInt(k) <= lowest) : undefined;
-  // the base's pieces before the cut: every cut ends one (PiecewiseFile.mark)
-  const before = from ? base!.pieces.filter(([end]) => end <= from[1]) : [];
-  if (from && (before.at(-1)?.[0] ?? 0) !== from[1]) throw new Error(`tree state: no piece of ${rel} ends at its cut at byte ${from[1]}`);
+  // the base's blocks kept: all but the last (which ends with the frame's close), without a changed key
+  const changedSet = new Set(changed === 'all' ? [] : changed.map(String));
+  const blocks = base ? baseBlocks(base) : [];
+  const kept = blocks.filter((b, i) => i < blocks.length - 1 && !changedSet.has(String(b.block)) && b.md5 !== undefined);
+  // the file stays as it is up to the first block that is not kept, or that a changed block comes before
+  const lowest = changed === 'all' ? undefined : changed[0];
+  let resume = 0;
+  while (resume < blocks.length - 1 && kept[resume] === blocks[resume] && (lowest === undefined || blocks[resume]!.block < lowest)) resume++;
+  const later = kept.slice(resume);
   const cuts: [string, number][] = [];
   let at = open!;
-  let records: SqlFragment = { sql: `SELECT k, t FROM (${q.sql})`, params: q.params };
   let file: PiecewiseFile;
-  if (from) {
-    // the base's bytes before the cut, then its records from the cut's key on, in stored order
-    at = from[1];
-    file = ctx.writer.continueBase(rel, before);
-    cuts.push(...base!.cuts.filter(([, cutAt]) => cutAt < at));
-    records = { sql: `SELECT k, t FROM (${q.sql}) WHERE k >= CAST($from_key AS BIGINT) ORDER BY rn`, params: { ...q.params, from_key: from[0] } };
+  let from: bigint | undefined;
+  if (base && blocks.length > 0) {
+    at = blocks[resume]!.start;
+    const before = base.pieces.filter(([end]) => end <= at);
+    if ((before.at(-1)?.[0] ?? 0) !== at) throw new Error(`tree state: no piece of ${rel} ends at its cut at byte ${at}`);
+    // a copy when blocks after the first change are kept: their bytes are read from the base's file
+    file = ctx.writer.continueBase(rel, before, { copy: later.length > 0 });
+    cuts.push(...base.cuts.slice(0, resume));
+    // every key after the blocks kept as they are
+    from = resume > 0 ? (blocks[resume - 1]!.block + 1n) * KEYS_PER_CUT : undefined;
   } else {
     file = ctx.writer.open(rel);
     file.append(frame.open);
   }
   let first = at === open;
-  let sinceCut = RECORDS_PER_CUT;
-  let last: bigint | undefined;
-  for await (const batch of streamKeyedText(ctx.conn, records)) {
-    const piece = Buffer.from(joinBatch(frame, batch.texts, first), 'utf8');
-    // `piece` begins at byte `pieceAt` of the file; a piece of the file ends at each cut
-    const pieceAt = at;
-    let appended = 0;
-    for (let i = 0; i < batch.keys.length; i++) {
-      const k = batch.keys[i]!;
-      if (k !== last && sinceCut >= RECORDS_PER_CUT) {
-        cuts.push([String(k), at]);
-        file.append(piece.subarray(appended, at - pieceAt));
-        appended = at - pieceAt;
-        file.mark();
-        sinceCut = 0;
+  let lastBlock: bigint | undefined = resume > 0 ? blocks[resume - 1]!.block : undefined;
+  /** The records of keys from `lo` (all without) below `hi` (all without), in stored order, each block after a cut. */
+  const writeRecords = async (lo: bigint | undefined, hi: bigint | undefined) => {
+    const where = [lo === undefined ? '' : 'k >= CAST($lo AS BIGINT)', hi === undefined ? '' : 'k < CAST($hi AS BIGINT)'].filter(Boolean);
+    const records: SqlFragment = where.length
+      ? { sql: `SELECT k, t FROM (${q.sql}) WHERE ${where.join(' AND ')} ORDER BY rn`, params: { ...q.params, ...(lo === undefined ? {} : { lo: String(lo) }), ...(hi === undefined ? {} : { hi: String(hi) }) } }
+      : { sql: `SELECT k, t FROM (${q.sql})`, params: q.params };
+    for await (const batch of streamKeyedText(ctx.conn, records)) {
+      const piece = Buffer.from(joinBatch(frame, batch.texts, first), 'utf8');
+      // `piece` begins at byte `pieceAt` of the file; a piece of the file ends at each cut
+      const pieceAt = at;
+      let appended = 0;
+      for (let i = 0; i < batch.keys.length; i++) {
+        const k = batch.keys[i]!;
+        const block = k / KEYS_PER_CUT;
+        if (block !== lastBlock) {
+          cuts.push([String(k), at]);
+          file.append(piece.subarray(appended, at - pieceAt));
+          appended = at - pieceAt;
+          file.mark();
+          lastBlock = block;
+        }
+        const t = batch.texts[i];
+        if (t === null || t === undefined) continue;
+        at += (first ? 0 : separator!) + Buffer.byteLength(t) + terminator!;
+        first = false;
       }
-      last = k;
-      sinceCut++;
-      const t = batch.texts[i];
-      if (t === null || t === undefined) continue;
-      at += (first ? 0 : separator!) + Buffer.byteLength(t) + terminator!;
-      first = false;
+      if (pieceAt + piece.length !== at) throw new Error(`${rel}: the records' bytes (${piece.length}) differ from their offsets (${at - pieceAt})`);
+      file.append(piece.subarray(appended));
     }
-    if (pieceAt + piece.length !== at) throw new Error(`${rel}: the records' bytes (${piece.length}) differ from their offsets (${at - pieceAt})`);
-    file.append(piece.subarray(appended));
+  };
+  for (const b of later) {
+    // the records between the last block written and this kept one, then its bytes as the base holds them
+    await writeRecords(from, b.block * KEYS_PER_CUT);
+    // (a block's bytes begin with a separator: it cannot open the file's records, and is made again)
+    if (first) continue;
+    file.mark();
+    cuts.push([b.k, at]);
+    file.appendBasePiece(b.start, b.end, b.md5!);
+    at += b.end - b.start;
+    lastBlock = b.block;
+    from = (b.block + 1n) * KEYS_PER_CUT;
   }
+  await writeRecords(from, undefined);
   file.append(frame.close);
   const { pieces, stamp } = file.close();
   ctx.state.addCollection(rel, { signature, cuts, pieces, stamp });
@@ -314,9 +358,9 @@ async function writeRadarFiles(ctx: RadarTreeContext): Promise<void> {
   const changes = ctx.state.overBase ? await hashIdFiles(ctx, files, reusable) : undefined;
   // the files this build writes, for the progress line: the changed id files, and the collections and docs
   ctx.progress.totalFiles += changes ? [...changes.values()].reduce((n, c) => n + c.changed, 0) + wholeFiles() : await countRadarTreeFiles(ctx.conn);
-  // the lowest changed key of each resource, for its collections (writeCollection)
-  const lowest = new Map<ResourceName, Promise<bigint | undefined>>();
-  const lowestChangedKey = (res: ResourceName) => lowest.get(res) ?? lowest.set(res, ctx.state.lowestChangedKey(res)).get(res)!;
+  // the changed blocks of keys of each resource, for its collections (writeCollection)
+  const blocks = new Map<ResourceName, Promise<bigint[]>>();
+  const changedBlocks = (res: ResourceName) => blocks.get(res) ?? blocks.set(res, ctx.state.changedBlocks(res)).get(res)!;
   for (const route of RADAR_ROUTES) {
     ctx.progress.begin(`radar tree: ${route.path}`);
     for (const v of routeVariants(route)) {
@@ -327,7 +371,7 @@ async function writeRadarFiles(ctx: RadarTreeContext): Promise<void> {
         ctx.writer.write(rel, JSON.stringify(indexDocument()));
       } else if (!route.path.endsWith('/:id')) {
         if (isLinkedVariant(route, v)) ctx.writer.link(staticFile(`${RADAR_PREFIX}${route.path}`, simpleVariant(v)), rel);
-        else await writeCollection(ctx, route, v, changes ? await lowestChangedKey(route.resource!) : 'all');
+        else await writeCollection(ctx, route, v, changes ? await changedBlocks(route.resource!) : 'all');
       } else {
         const f = files.find((x) => x.route === route && x.v === v)!;
         // over a base tree: only the changed files (all of a tag when all changed); into an empty folder: all

@@ -172,4 +172,30 @@ describe('incremental builds', () => {
       db.closeSync();
     }
   }, 300_000);
+
+  test('a record changed in the first block of a collection keeps the blocks after it, copied as they were', async () => {
+    // blocks of 1,024 keys (tree-state.ts KEYS_PER_CUT): a change below key 1,024 of some 3,000 files leaves the
+    // second block as it was; the file is a copy of the base's with the first block made again. Over the
+    // recycled folder of the last test's snapshot, which this one differs from by that one record.
+    const base = join(work, 'snapshot-3d-edited');
+    const edited = join(work, 'snapshot-3d-first-block');
+    cpSync(base, edited, { recursive: true });
+    const db = await openDuckDB();
+    const conn = await db.connect();
+    try {
+      const read = (t: string) => `read_parquet(${sqlString(join(base, `${t}.parquet`))})`;
+      const [row] = await all(conn, `SELECT CAST(quantile_disc(id, 0.1) AS BIGINT) AS changed, max(id) AS last FROM ${read('files')}`);
+      const changed = Number(row!['changed']);
+      expect(changed).toBeLessThan(1024);
+      expect(Number(row!['last'])).toBeGreaterThan(2048);
+      await run(conn, `COPY (SELECT * REPLACE (CASE WHEN id = ${changed} THEN file_size + 12345 ELSE file_size END AS file_size) FROM ${read('files')}) TO ${sqlString(join(edited, 'files.parquet'))} (FORMAT parquet)`);
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
+    const over = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0 });
+    expect(over.base?.how).toBe('recycled');
+    const fullEdited = await build({ snapshot: edited, out: join(work, 'full-first-block'), quiet: true, full: true });
+    sameBytes(readTree(over.folder), readTree(fullEdited.folder));
+  }, 300_000);
 });
