@@ -231,6 +231,9 @@ async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Vari
   }
   let first = at === open;
   let lastBlock: bigint | undefined = resume > 0 ? blocks[resume - 1]!.block : undefined;
+  // blocks whose records are made again: the changed ones and the base's not kept (a range without one has none)
+  const remade = [...(changed === 'all' ? [] : changed), ...blocks.filter((b) => !kept.includes(b)).map((b) => b.block)];
+  const hasRecords = (lo: bigint | undefined, hi: bigint) => remade.some((b) => (lo === undefined || b * KEYS_PER_CUT >= lo) && b * KEYS_PER_CUT < hi);
   /** The records of keys from `lo` (all without) below `hi` (all without), in stored order, each block after a cut. */
   const writeRecords = async (lo: bigint | undefined, hi: bigint | undefined) => {
     const where = [lo === undefined ? '' : 'k >= CAST($lo AS BIGINT)', hi === undefined ? '' : 'k < CAST($hi AS BIGINT)'].filter(Boolean);
@@ -263,9 +266,12 @@ async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Vari
   };
   for (const b of later) {
     // the records between the last block written and this kept one, then its bytes as the base holds them
-    await writeRecords(from, b.block * KEYS_PER_CUT);
+    if (hasRecords(from, b.block * KEYS_PER_CUT)) await writeRecords(from, b.block * KEYS_PER_CUT);
     // (a block's bytes begin with a separator: it cannot open the file's records, and is made again)
-    if (first) continue;
+    if (first) {
+      remade.push(b.block);
+      continue;
+    }
     file.mark();
     cuts.push([b.k, at]);
     file.appendBasePiece(b.start, b.end, b.md5!);
