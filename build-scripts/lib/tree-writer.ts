@@ -203,7 +203,8 @@ export class TreeWriter {
    * stay, unread, and the rest is replaced by what is appended. In place where no other name shares the file
    * (a file of a recycled folder that a build after the served one's first rewrote); a file of the served
    * build has a second name (the folders share unchanged files as hard links) and is never written to: it is
-   * copied to a scratch name, which replaces the old name at the end.
+   * copied to a scratch name, which replaces the old name at the end. So is any file with `copy`, whose later
+   * bytes appendBasePiece reads while the new ones are written.
    */
   continueBase(rel: string, pieces: readonly Piece[], opts: { copy?: boolean } = {}): PiecewiseFile {
     if (!this.overBase || !this.base.has(rel)) throw new Error(`tree writer: ${rel} is not a file of the base tree`);

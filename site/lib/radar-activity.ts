@@ -77,7 +77,7 @@ export function filesByRadar(): Map<string, RadarFiles> {
 }
 
 /** Keeps the RECENT largest items by key in `list`, largest first. */
-function keepLatest<T>(list: T[], item: T, key: (x: T) => string): void {
+export function keepLatest<T>(list: T[], item: T, key: (x: T) => string): void {
   const k = key(item);
   if (list.length === RECENT && key(list[RECENT - 1]!) >= k) return;
   let i = list.length;

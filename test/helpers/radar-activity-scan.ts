@@ -5,10 +5,9 @@
  * (test/integration/radar-browse-summary.test.ts). Reads the build folder of SNAPCAT_BUILD, like the site.
  */
 import { RADAR_PREFIX } from '../../core/radar/routes.ts';
-import { RECENT } from '../../core/radar/browse-summary-file.ts';
 import { staticFile, VARIANTS } from '../../core/radar/static-tree.ts';
 import { hasTree } from '../../site/lib/data.ts';
-import { pathFiles, type RadarFiles, type TransferActivity, type TypeCount } from '../../site/lib/radar-activity.ts';
+import { keepLatest, pathFiles, type RadarFiles, type TransferActivity, type TypeCount } from '../../site/lib/radar-activity.ts';
 import { forEachTreeRecord } from '../../site/lib/radar-records.ts';
 import type { FileRecord } from '../../site/scripts/radar-finder.ts';
 
@@ -16,16 +15,6 @@ const EXPANDED_JSON = VARIANTS.find((v) => v.suffix === '.expanded.json')!;
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/** Keeps the RECENT largest items by key in `list`, largest first. */
-function keepLatest<T>(list: T[], item: T, key: (x: T) => string): void {
-  const k = key(item);
-  if (list.length === RECENT && key(list[RECENT - 1]!) >= k) return;
-  let i = list.length;
-  while (i > 0 && key(list[i - 1]!) < k) i--;
-  list.splice(i, 0, item);
-  if (list.length > RECENT) list.pop();
 }
 
 /** site/lib/radar-activity.ts filesByRadar() as it was: files per radar code, from the expanded file collection. */
