@@ -284,9 +284,12 @@ export class TreeState {
     };
   }
 
-  /** Adds this build's `id` files of tag `from` (those not kept) under tag `tag`: the same files under other names (hard links). */
-  async addLinkedIdFiles(tag: number, from: number): Promise<void> {
-    await run(this.conn, `INSERT INTO ${NEW} SELECT ${Number(tag)}, k, h, bytes FROM ${NEW} WHERE tag = ${Number(from)}`);
+  /**
+   * Adds the `id` files of tag `from` under tag `tag`: the same files under other names (hard links). Of a kept
+   * tag (keepUnchangedIdFiles), only those of changed keys; else all of them.
+   */
+  async addLinkedIdFiles(tag: number, from: number, kept: boolean): Promise<void> {
+    await run(this.conn, `INSERT INTO ${NEW} SELECT ${Number(tag)}, k, h, bytes FROM ${kept ? NEW : ALL_ID_ROWS} WHERE tag = ${Number(from)}`);
   }
 
   /** The SQL of every key of a tag whose rows are all this build's own (none kept). */

@@ -148,7 +148,7 @@ async function hashIdFiles(ctx: RadarTreeContext, files: IdFiles[], reusable: Se
   for (const f of files) {
     const source = linkSource(files, f);
     if (source !== undefined) {
-      await ctx.state.addLinkedIdFiles(f.tag, source);
+      await ctx.state.addLinkedIdFiles(f.tag, source, reusable.has(f.tag));
     } else if (reusable.has(f.tag)) {
       await ctx.state.addIdFiles(f.tag, idContentSql(ctx, f.route, f.v, ctx.state.changedKeysOfSql(f.route.resource!)));
     } else {
@@ -390,7 +390,7 @@ async function writeRadarFiles(ctx: RadarTreeContext): Promise<void> {
           continue;
         }
         // a linked variant's state rows are the source's under its own names (hashIdFiles added them already)
-        if (!changes) await ctx.state.addLinkedIdFiles(f.tag, source);
+        if (!changes) await ctx.state.addLinkedIdFiles(f.tag, source, false);
         await linkIdFiles(ctx, f, changedKeys);
       }
     }
