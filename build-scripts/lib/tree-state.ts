@@ -303,9 +303,9 @@ export class TreeState {
    * Rows compare by key within a tag whose paths are the base's too.
    */
   async compareIdFiles(): Promise<Map<number, { changed: number; total: number }>> {
-    const same = Object.entries(this.meta.tags)
-      .filter(([tag, t]) => this.baseMeta.tags[tag]?.prefix === t.prefix && this.baseMeta.tags[tag]?.suffix === t.suffix)
-      .map(([tag]) => `(${Number(tag)})`);
+    const same = Object.keys(this.meta.tags)
+      .filter((tag) => this.samePaths(tag))
+      .map((tag) => `(${Number(tag)})`);
     await run(this.conn, `CREATE OR REPLACE TABLE ${SAME_PATHS} (tag INTEGER)`);
     if (same.length) await run(this.conn, `INSERT INTO ${SAME_PATHS} VALUES ${same.join(', ')}`);
     await run(
@@ -322,6 +322,12 @@ export class TreeState {
        LEFT JOIN (SELECT tag, count(*) AS changed FROM ${CHANGED_FILES} GROUP BY tag) c USING (tag)`,
     );
     return new Map(rows.map((r) => [Number(r['tag']), { changed: Number(r['changed']), total: Number(r['total']) }]));
+  }
+
+  /** True when the base gave tag `tag` the paths this build gives it. */
+  private samePaths(tag: string): boolean {
+    const [b, t] = [this.baseMeta.tags[tag], this.meta.tags[tag]];
+    return b !== undefined && t !== undefined && b.prefix === t.prefix && b.suffix === t.suffix;
   }
 
   /** The SQL of the changed keys of a tag, for `WHERE k IN (…)`. */
@@ -347,9 +353,7 @@ export class TreeState {
    * (After the writer's files joined NEW_FILES.)
    */
   private async staleFiles(): Promise<string[]> {
-    const samePaths =
-      Object.keys(this.baseMeta.tags).length === Object.keys(this.meta.tags).length &&
-      Object.entries(this.meta.tags).every(([tag, t]) => this.baseMeta.tags[tag]?.prefix === t.prefix && this.baseMeta.tags[tag]?.suffix === t.suffix);
+    const samePaths = Object.keys(this.baseMeta.tags).length === Object.keys(this.meta.tags).length && Object.keys(this.meta.tags).every((tag) => this.samePaths(tag));
     const basePaths = tagPathsSql(this.baseMeta.tags);
     const rows = samePaths
       ? await all(

@@ -232,7 +232,8 @@ async function writeCollection(ctx: RadarTreeContext, route: RadarRoute, v: Vari
   let first = at === open;
   let lastBlock: bigint | undefined = resume > 0 ? blocks[resume - 1]!.block : undefined;
   // blocks whose records are made again: the changed ones and the base's not kept (a range without one has none)
-  const remade = [...(changed === 'all' ? [] : changed), ...blocks.filter((b) => !kept.includes(b)).map((b) => b.block)];
+  const keptSet = new Set(kept);
+  const remade = [...(changed === 'all' ? [] : changed), ...blocks.filter((b) => !keptSet.has(b)).map((b) => b.block)];
   const hasRecords = (lo: bigint | undefined, hi: bigint) => remade.some((b) => (lo === undefined || b * KEYS_PER_CUT >= lo) && b * KEYS_PER_CUT < hi);
   /** The records of keys from `lo` (all without) below `hi` (all without), in stored order, each block after a cut. */
   const writeRecords = async (lo: bigint | undefined, hi: bigint | undefined) => {
