@@ -56,6 +56,7 @@ export function treeFileRequest(rest: string): TreeFileRequest | undefined {
   const variant = BY_SUFFIX_LENGTH.find((v) => rest.endsWith(v.suffix) && rest.length > v.suffix.length);
   if (!variant) return undefined;
   const path = rest.slice(0, -variant.suffix.length);
+  if (path.endsWith('/')) return undefined;
   return { path: path.endsWith('/index') ? path.slice(0, -'index'.length) : path, variant };
 }
 
