@@ -10,13 +10,16 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { demoFileContent } from '../../build-scripts/demo/radar/file-content.ts';
+import { build } from '../../build-scripts/build.ts';
+import { demoFileContent, fileChecksumSql } from '../../build-scripts/demo/radar/file-content.ts';
 import { bodyFrame, joinBatch } from '../../core/radar/bodies.ts';
 import { NO_SELECTION, recordQuery } from '../../core/radar/queries.ts';
 import { checksumRecordSql } from '../../core/radar/record-sql.ts';
-import { RADAR_ROUTES } from '../../core/radar/routes.ts';
+import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { all, openDuckDB } from '../../lib/duckdb.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
+import { mutate, writeRadarFixture } from '../helpers/radar-fixture.ts';
+import { get, startTreeAndLive } from '../helpers/servers.ts';
 
 const NAMES = [
   '20240301.0000.00.sas.a.rawacf.bz2',
@@ -110,4 +113,46 @@ describe('a report of awkward names and the real sha1sum', () => {
     const r = spawnSync('sha1sum', ['-c', 'naive.sha1'], { cwd: dir, encoding: 'utf8' });
     expect(r.status).not.toBe(0);
   });
+});
+
+describe('a snapshot with a backslash in a file name, built and served', () => {
+  const odd = '20240101.0200.00.sas.a\\odd.rawacf.bz2';
+
+  test('the tree file, the live answer (under either prefix) and sha1sum agree', async () => {
+    const snapshot = await writeRadarFixture(
+      conn,
+      `checksum-names-${process.pid}/snapshot`,
+      mutate.all(
+        mutate.setValue('files', 'filename', `'${odd}'`, 'id = 2'),
+        mutate.setValue('files', 'file_path', `'/sddata/raw/2024/01/${odd}'`, 'id = 2'),
+        // every file's checksum the sha1 of its demo content
+        mutate.setValue('files', 'checksum', fileChecksumSql('filename'), 'true'),
+      ),
+    );
+    const out = join(dir, 'dist');
+    await build({ snapshot, out, quiet: true, site: false, charts: false });
+    const servers = await startTreeAndLive(out);
+    try {
+      const tree = await get(servers.fromTree.url, `${RADAR_PREFIX}/files?contentType=checksumReport`);
+      const lines = tree.text.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(3);
+      expect(lines).toContain(`\\${sha1(demoFileContent(odd))}  ${odd.replace('\\', '\\\\')}`);
+      for (const [server, prefix] of [[servers.live, RADAR_PREFIX], [servers.live, BAS_PREFIX], [servers.fromTree, BAS_PREFIX]] as const) {
+        expect((await get(server.url, `${prefix}/files?contentType=checksumReport`)).body.equals(tree.body), prefix).toBe(true);
+      }
+      const one = await get(servers.fromTree.url, `${BAS_PREFIX}/files/2?contentType=checksumReport`);
+      expect(one.text).toBe(`\\${sha1(demoFileContent(odd))}  ${odd.replace('\\', '\\\\')}\n`);
+      expect(one.headers.get('content-disposition')).toBe('attachment; filename="files-2.sha1"');
+
+      const files = join(dir, 'built');
+      mkdirSync(files, { recursive: true });
+      for (const name of ['20240101.0000.00.sas.a.rawacf.bz2', odd, '20240101.0000.00.hal.a.fitacf.bz2']) writeFileSync(join(files, name), demoFileContent(name));
+      writeFileSync(join(files, 'report.sha1'), tree.body);
+      const r = spawnSync('sha1sum', ['-c', 'report.sha1'], { cwd: files, encoding: 'utf8' });
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout.trim().split('\n')).toHaveLength(3);
+    } finally {
+      await servers.close();
+    }
+  }, 120_000);
 });
