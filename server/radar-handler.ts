@@ -74,7 +74,9 @@ async function sendTreeFile(req: IncomingMessage, res: ServerResponse, rest: str
   const m = TREE_FILE.exec(rest);
   const file = m && treeFilePath(build.site, `${RADAR_PREFIX}${rest}`);
   if (!m || !file) return false;
-  const named = treeFileRequest(rest);
+  // the name as decoded (`%36.csv` is `6.csv`), after the prefix
+  const root = join(build.site, RADAR_PREFIX);
+  const named = file.startsWith(`${root}/`) ? treeFileRequest(file.slice(root.length)) : undefined;
   if (prefix !== RADAR_PREFIX && named && holdsPrefix(named)) {
     const route = matchRadarRoute(named.path)?.route;
     if (!route || !(await stat(file).then((st) => st.isFile(), () => false))) return false;

@@ -86,9 +86,9 @@ export const RADAR = {
   linkSuffixes(): string[] {
     return VARIANTS.filter((v) => holdsPrefix({ path: '/x', variant: v })).map((v) => v.suffix);
   },
-  /** The index's files (after the prefix, `/index.json`...): they hold the prefix in every variant. */
+  /** The index's files by their names after the prefix (`/index.json`, ...): every one holds the prefix (holdsPrefix). */
   indexFiles(): string[] {
-    return VARIANTS.map((v) => staticFile('/', v)).filter((f) => holdsPrefix({ path: '/', variant: VARIANTS.find((v) => f.endsWith(v.suffix))! })).map((f) => `/${f}`);
+    return VARIANTS.filter((v) => holdsPrefix({ path: '/', variant: v })).map((v) => `/${staticFile('/', v)}`);
   },
   /** Every parameter parseRadarParams reads: any of them but contentType/expanded makes a request live. */
   knownParams: RADAR_PARAM_NAMES as readonly string[],

@@ -98,6 +98,11 @@ describe('the BAS prefix answers the same API', () => {
       expect(bas.headers.get('content-type'), rel).toBe(spec.headers.get('content-type'));
       expect(bas.headers.get('content-disposition'), rel).toBe(spec.headers.get('content-disposition'));
     }
+    // a percent-encoded name is the same file
+    const [page, csv] = await Promise.all([get(fromTree.url, `${BAS_PREFIX}/transferred/fil%65s/alarm.html`), get(fromTree.url, `${BAS_PREFIX}/r%61dars.csv`)]);
+    expect(page.text).toBe(readFileSync(join(site, 'radarnet/mirror/v3/transferred/files/alarm.html'), 'utf8').replaceAll(RADAR_PREFIX, BAS_PREFIX));
+    expect(csv.body.equals(readFileSync(join(site, 'radarnet/mirror/v3/radars.csv')))).toBe(true);
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="radars.csv"');
   });
 
   test('the bare prefix redirects to its own index; errors name paths under it', async () => {
