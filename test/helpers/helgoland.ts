@@ -19,6 +19,8 @@
  *   instance holding `datasetApis`, with a `connector` name when the connector is pinned.
  * - `DatasetApiInterface` is `SplittedDataDatasetApiInterface`, the implementation 52°North's viewer uses: it
  *   splits a data request of more than a year into calendar-year requests.
+ * - `acceptLanguage`: a browser adds `Accept-Language` to every request by itself; Node's fetch does not, so
+ *   when asked, one interceptor adds it where the browser would (requests without one).
  * Nothing is stubbed in the connectors, the API interface, the HTTP client or ngx-translate.
  */
 import './helgoland-node.ts'; // before @helgoland/core: see there
@@ -45,6 +47,7 @@ import { tap } from 'rxjs';
 export interface Exchange {
   method: string;
   url: string;
+  /** By lower-cased name. */
   headers: Record<string, string>;
   body: unknown;
   status: number;
@@ -76,12 +79,14 @@ class AppSettings extends SettingsService<Settings> {
  * A client for the v1 API at `apiUrl` (ending in `/`, as the client joins paths to it). `connector`: the
  * connector name the settings pin for that URL (as `datasetApis[].connector`); without it the client tries
  * its connectors in the order 52°North's viewer registers them (v1, v2, v3, SensorThings) and takes the first
- * whose `canHandle` says yes.
+ * whose `canHandle` says yes. `language`: the ngx-translate language the app switched to (the client then sends
+ * `locale`); `acceptLanguage`: the header a browser would send.
  */
-export function helgoland(apiUrl: string, opts: { connector?: string; language?: string } = {}): Helgoland {
+export function helgoland(apiUrl: string, opts: { connector?: string; language?: string; acceptLanguage?: string } = {}): Helgoland {
   const exchanges: Exchange[] = [];
+  const browser: HttpInterceptorFn = (req, next) => next(opts.acceptLanguage && !req.headers.has('Accept-Language') ? req.clone({ setHeaders: { 'Accept-Language': opts.acceptLanguage } }) : req);
   const record: HttpInterceptorFn = (req, next) => {
-    const ex: Exchange = { method: req.method, url: req.urlWithParams, headers: Object.fromEntries(req.headers.keys().map((k) => [k, req.headers.getAll(k)!.join(', ')])), body: req.body, status: 0, answer: '' };
+    const ex: Exchange = { method: req.method, url: req.urlWithParams, headers: Object.fromEntries(req.headers.keys().map((k) => [k.toLowerCase(), req.headers.getAll(k)!.join(', ')])), body: req.body, status: 0, answer: '' };
     exchanges.push(ex);
     return next(req).pipe(
       tap({
@@ -103,7 +108,7 @@ export function helgoland(apiUrl: string, opts: { connector?: string; language?:
     [
       { provide: ɵINJECTOR_SCOPE, useValue: 'root' },
       provideZonelessChangeDetection(),
-      provideHttpClient(withFetch(), withInterceptors([record])),
+      provideHttpClient(withFetch(), withInterceptors([browser, record])),
       importProvidersFrom(TranslateModule.forRoot()),
       HttpService,
       InternalIdHandler,
