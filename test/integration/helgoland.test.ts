@@ -281,6 +281,16 @@ describe.each(PROFILES)('$profile profile (connector: $connector)', ({ profile, 
     expect({ ...expanded }, h.log(h.exchanges.length - 1)).toEqual({ values: want, referenceValues: refs, ...around });
   });
 
+  test('generalized data (a dataset option of the viewer): generalize=true, the same points as the tvp generalization', async () => {
+    const ts = await dataset(SERIES);
+    const mark = h.exchanges.length;
+    const data = (await run(h, h.services.getDatasetData(ts, new Timespan(TAKEN - 8 * DAY, TAKEN - DAY), { generalize: true }))) as HelgolandTimeseriesData;
+    expect(new URL(h.exchanges.at(-1)!.url).searchParams.get('generalize')).toBe('true');
+    const tvp: { values: Json[] } = await raw(`timeseries/${SERIES}/getData?generalize=true&timespan=2024-01-02T00:00:00Z/2024-01-09T00:00:00Z`);
+    expect(tvp.values.length).toBeLessThan(7 * 144);
+    expect(data.values, h.log(mark)).toEqual(tvp.values.map((v) => [v['timestamp'], v['value']]));
+  });
+
   test('data over two years: the client asks for each calendar year (each within P1Y1D) and joins them', async () => {
     const ts = await dataset(OTHER);
     const from = Date.UTC(2022, 0, 10);
