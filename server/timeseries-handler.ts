@@ -78,7 +78,7 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
     case 'index': {
       const expanded = readParam(q, 'expanded') ?? false;
       if (await fromTree(expanded)) return;
-      return sendText(req, res, 200, JSON_TYPE, indexAnswer(cat, expanded));
+      return sendText(req, res, 200, JSON_TYPE, indexAnswer(cat, expanded, ts.profile));
     }
     case 'search': {
       const text = readParam(q, 'q');

@@ -59,7 +59,7 @@ function shape(r: TimeseriesRoute): Shape {
     case 'chart':
       return { content: { 'image/png': {} }, errors: [404, 406, 503], tag: 'timeseries' };
     case 'postData':
-      return { content: { ...json({ anyOf: [ref(S.allTimeseries), { type: 'array', items: ref(S.highchart) }] }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 413, 503], tag: 'timeseries' };
+      return { content: { ...json({ anyOf: [ref(S.allTimeseries), ref(S.valuesById), { type: 'array', items: ref(S.highchart) }] }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 413, 503], tag: 'timeseries' };
   }
 }
 

@@ -5,7 +5,7 @@
  * |-----------------------------|-----------------------------------------------------------------------|-----------|
  * | GET one series              | `{"values": [V...]}`                                                   | `{"name": id, "data": [[t, v]...]}` |
  * | GET one series, expanded    | `{"<id>": {"values": [...], "extra": {"referenceValues": {"<ref>": {"values": [...]}}}}}` | `[{"name": id, ...}, {"name": ref, ...}...]` |
- * | POST several series         | `{"allTimeseries": {"<id>": {"values": [...]}...}}` (expanded: each with `extra`) | `[{"name": id, ...}...]` (expanded: each followed by its reference values) |
+ * | POST several series         | `{"allTimeseries": {"<id>": {"values": [...]}...}}` (expanded: each with `extra`; profile `52north`: `{"<id>": ...}`) | `[{"name": id, ...}...]` (expanded: each followed by its reference values) |
  *
  * A value V is `{"timestamp": t, "value": v}`; a value reported without a usable number (null in the
  * snapshot) is `"value": null` (`[t, null]` in highchart, which Highcharts draws as a gap).
@@ -13,6 +13,7 @@
 import type { Series } from './generalize.ts';
 import { JsonBytes, MAX_POINT_BYTES } from './json-bytes.ts';
 import type { DataFormat } from './params.ts';
+import type { TimeseriesProfile } from './profile.ts';
 
 /** Timestamps (ms) and values (NaN for null), in time order. */
 export type Points = Series;
@@ -29,6 +30,8 @@ export interface BodyShape {
   expanded: boolean;
   /** `single`: GET of one series; `multiple`: POST. */
   mode: 'single' | 'multiple';
+  /** POST tvp: `spec` (default) wraps the series in `allTimeseries`, `52north` does not (profile.ts). */
+  profile?: TimeseriesProfile;
 }
 
 function tvpValues(out: JsonBytes, p: Points): void {
@@ -80,11 +83,12 @@ export function dataBody(series: SeriesData[], shape: BodyShape): Uint8Array {
     tvpEntry(out, series[0]!, false);
     return out.bytes();
   }
-  out.raw(shape.mode === 'multiple' ? '{"allTimeseries":{' : '{');
+  const wrapped = shape.mode === 'multiple' && shape.profile !== '52north';
+  out.raw(wrapped ? '{"allTimeseries":{' : '{');
   series.forEach((s, i) => {
     out.raw(i === 0 ? '' : ',').string(s.id).raw(':');
     tvpEntry(out, s, shape.expanded);
   });
-  out.raw(shape.mode === 'multiple' ? '}}' : '}');
+  out.raw(wrapped ? '}}' : '}');
   return out.bytes();
 }
