@@ -44,7 +44,7 @@ interface Shape {
 }
 
 function shape(r: TimeseriesRoute): Shape {
-  const DATA = [ref(S.values), ref(S.valuesById), ref(S.highchart), { type: 'array', items: ref(S.highchart) }];
+  const DATA = [ref(S.values), ref(S.valuesById), ref(S.highchart), { type: 'array', items: ref(S.highchart) }, ref(S.flot), ref(S.flotById)];
   switch (r.kind) {
     case 'index':
       return { content: json(ref(S.index)), errors: [400, 406, 503] };
@@ -59,7 +59,7 @@ function shape(r: TimeseriesRoute): Shape {
     case 'chart':
       return { content: { 'image/png': {} }, errors: [404, 406, 503], tag: 'timeseries' };
     case 'postData':
-      return { content: { ...json({ anyOf: [ref(S.allTimeseries), ref(S.valuesById), { type: 'array', items: ref(S.highchart) }] }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 413, 503], tag: 'timeseries' };
+      return { content: { ...json({ anyOf: [ref(S.allTimeseries), ref(S.valuesById), { type: 'array', items: ref(S.highchart) }, ref(S.flotById)] }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 413, 503], tag: 'timeseries' };
   }
 }
 

@@ -7,6 +7,9 @@
  * | GET one series, expanded    | `{"<id>": {"values": [...], "extra": {"referenceValues": {"<ref>": {"values": [...]}}}}}` | `[{"name": id, ...}, {"name": ref, ...}...]` |
  * | POST several series         | `{"allTimeseries": {"<id>": {"values": [...]}...}}` (expanded: each with `extra`; profile `52north`: `{"<id>": ...}`) | `[{"name": id, ...}...]` (expanded: each followed by its reference values) |
  *
+ * | flot (GET one series)      | `{"values": [[t, v]...], "referenceValues": {}}`; expanded: `{"<id>": {"values", "referenceValues": {"<ref>": {"values": [[t, v]...]}}, "valueBeforeTimespan": [t, v], "valueAfterTimespan": [t, v]}}` | |
+ * | flot (POST)                 | `{"<id>": {...}...}`, each entry as above (in both profiles)              | |
+ *
  * A value V is `{"timestamp": t, "value": v}`; a value reported without a usable number (null in the
  * snapshot) is `"value": null` (`[t, null]` in highchart, which Highcharts draws as a gap).
  */
@@ -23,6 +26,9 @@ export interface SeriesData {
   points: Points;
   /** Reference values sampled at the series' timestamps (expanded only), by id. */
   refs: { id: string; points: Points }[];
+  /** Flot, expanded: the nearest non-null values before and after the timespan (zero or one point each). */
+  before?: Points;
+  after?: Points;
 }
 
 export interface BodyShape {
@@ -58,6 +64,22 @@ function tvpEntry(out: JsonBytes, s: SeriesData, expanded: boolean): void {
   out.raw('}');
 }
 
+/**
+ * Flot: `{"values": [[t, v]...], "referenceValues": {"<ref>": {"values": [[t, v]...]}}}` (`{}` unless
+ * expanded), with `"valueBeforeTimespan": [t, v]` and `"valueAfterTimespan": [t, v]` where the series has one.
+ */
+function flotEntry(out: JsonBytes, s: SeriesData): void {
+  out.raw('{"values":[').values(s.points.t, s.points.v, 'pairs').raw('],"referenceValues":{');
+  s.refs.forEach((r, i) => {
+    out.raw(i === 0 ? '' : ',').string(r.id).raw(':{"values":[').values(r.points.t, r.points.v, 'pairs').raw(']}');
+  });
+  out.raw('}');
+  for (const [key, p] of [['valueBeforeTimespan', s.before], ['valueAfterTimespan', s.after]] as const) {
+    if (p && p.t.length > 0) out.raw(`,"${key}":`).values(p.t.subarray(0, 1), p.v.subarray(0, 1), 'pairs');
+  }
+  out.raw('}');
+}
+
 function capacity(series: SeriesData[]): number {
   let n = 64;
   for (const s of series) n += MAX_POINT_BYTES * (s.points.t.length + s.refs.reduce((k, r) => k + r.points.t.length, 0)) + 256;
@@ -66,6 +88,19 @@ function capacity(series: SeriesData[]): number {
 
 export function dataBody(series: SeriesData[], shape: BodyShape): Uint8Array {
   const out = new JsonBytes(capacity(series));
+  if (shape.format === 'flot') {
+    // keyed by id like tvp, for a POST too (in both profiles: DECISIONS.md lists flot among what every profile has)
+    if (shape.mode === 'single' && !shape.expanded) flotEntry(out, series[0]!);
+    else {
+      out.raw('{');
+      series.forEach((s, i) => {
+        out.raw(i === 0 ? '' : ',').string(s.id).raw(':');
+        flotEntry(out, s);
+      });
+      out.raw('}');
+    }
+    return out.bytes();
+  }
   if (shape.format === 'highchart') {
     const all = shape.expanded ? series.flatMap((s) => [{ id: s.id, points: s.points }, ...s.refs]) : series;
     if (shape.mode === 'single' && !shape.expanded) highchartSeries(out, series[0]!.id, series[0]!.points);

@@ -91,7 +91,7 @@ export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; descript
   {
     method: 'GET',
     path: '/timeseries/{id}/getData',
-    description: 'Raw data of one timeseries (tvp or highchart); with Accept image/png or application/pdf (or .png, .pdf), a chart or report (style, legend, grid, width, height, locale, base64).',
+    description: 'Raw data of one timeseries (tvp, highchart or flot); with Accept image/png or application/pdf (or .png, .pdf), a chart or report (style, legend, grid, width, height, locale, base64).',
     query: [...DATA_PARAMS, 'style', ...CHART_PARAMS],
   },
   { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart PNG (lastDay, lastWeek, lastMonth; with a configured chartQualifier: lastWeek_<qualifier>).', query: [] },
