@@ -32,8 +32,13 @@ function itemSchema(c: CollectionName, view: 'list' | 'item'): JsonSchema {
 }
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const CHARTS = { 'image/png': {}, 'application/pdf': {} };
-const CHART_HEADERS = { 'Content-Disposition': { description: 'inline; filename="<id>.<png|pdf>" (timeseries.<png|pdf> for several series).', schema: { type: 'string' } } };
+const CHARTS = { 'image/png': {}, 'application/pdf': {}, 'text/csv': { schema: { type: 'string' } }, 'application/zip': {} };
+const CHART_HEADERS = {
+  'Content-Disposition': {
+    description: 'Charts: inline; filename="<id>.<png|pdf>" (timeseries.<png|pdf> for several series). CSV and ZIP: attachment; filename="<id>_<start>_<end>.<csv|zip>" (timeseries_... for several series).',
+    schema: { type: 'string' },
+  },
+};
 const LINK_HEADER = { Link: { description: 'Paging links (RFC 5988): self, first, last, prev, next; sent when offset or limit is given.', schema: { type: 'string' } } };
 
 interface Shape {

@@ -83,8 +83,13 @@ async function seriesData(cat: Catalogue, source: SeriesSource, k: number, req: 
   return { id: s.id, points, refs };
 }
 
-export async function answerData(cat: Catalogue, source: SeriesSource, req: DataRequest): Promise<Uint8Array> {
+/** The data of each requested series, in answer order (for the JSON bodies and the CSV downloads). */
+export async function dataOf(cat: Catalogue, source: SeriesSource, req: DataRequest): Promise<SeriesData[]> {
   const series: SeriesData[] = [];
   for (const k of req.series) series.push(await seriesData(cat, source, k, req));
-  return dataBody(series, req);
+  return series;
+}
+
+export async function answerData(cat: Catalogue, source: SeriesSource, req: DataRequest): Promise<Uint8Array> {
+  return dataBody(await dataOf(cat, source, req), req);
 }

@@ -94,6 +94,8 @@ const SCHEMAS = {
   rendering_hints: boolean,
   force_latest_values: boolean,
   generalize: boolean,
+  bom: boolean,
+  zip: boolean,
 };
 export type ParamName = keyof typeof SCHEMAS;
 /** The parameters read by the schemas of this table (the others: see the module comment). */
@@ -118,6 +120,8 @@ export const PARAM_DOCS: ParamDoc[] = [
   { name: 'rendering_hints', example: 'rendering_hints=true', meaning: 'Adds renderingHints to timeseries metadata.' },
   { name: 'force_latest_values', example: 'force_latest_values=true', meaning: 'Timeseries lists: adds lastValue to every member. getData: a series with no value in the timespan answers its last value before it.' },
   { name: 'generalize', example: 'generalize=true', meaning: 'Simplify data: LTTB (threshold, default 200) or generalizing_algorithm=DP (tolerance_value, default 0.1).' },
+  { name: 'bom', example: 'bom=true', meaning: 'CSV downloads (getData.csv, getData.zip): a UTF-8 byte order mark first, so spreadsheets read the file as UTF-8.' },
+  { name: 'zip', example: 'zip=true', meaning: 'CSV downloads: the CSV in a ZIP archive (as getData.zip answers).' },
   { name: 'timespan', example: 'timespan=PT6H/2013-08-16TZ', meaning: 'ISO 8601 interval start/end, period/end or start/period; default: the week ending at the snapshot instant.' },
   { name: 'crs', example: 'crs=EPSG:25832', meaning: 'Reference system of bbox, near and output geometries; default CRS84 (lon/lat).' },
   { name: 'bbox', example: 'bbox={"ll":{"type":"Point","coordinates":[6.8,50.6]},"ur":{"type":"Point","coordinates":[7.3,50.9]}}', meaning: 'Stations inside the box.' },
