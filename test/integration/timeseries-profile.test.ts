@@ -118,6 +118,18 @@ describe('a build in each profile', () => {
   });
 });
 
+test('a build over the tree of the other profile (as npm start makes when the profile asked for changes) is that profile\'s tree', async () => {
+  const out = runTmp(inject('tsSnapshot'), 'ts-dist-52north');
+  const result = await build({ snapshot: inject('tsSnapshot'), out, quiet: true, charts: false, site: false, timeseriesProfile: 'spec' });
+  expect(result.base).toBeDefined();
+  expect(JSON.parse(readFileSync(join(out, 'build.json'), 'utf8')).timeseriesProfile).toBe('spec');
+  const again = join(realpathSync(out), 'site');
+  const specSite = served.spec!.site;
+  const files = walkFiles(join(specSite, 'api', 'v1')).filter((f) => f.endsWith('.json')).map((f) => relative(specSite, f));
+  expect(walkFiles(join(again, 'api', 'v1')).filter((f) => f.endsWith('.json')).length).toBe(files.length);
+  expect(files.filter((f) => !readFileSync(join(again, f)).equals(readFileSync(join(specSite, f))))).toEqual([]);
+}, 300_000);
+
 test(`a ${PROFILE_ENV} that is no profile stops the build before anything is written`, async () => {
   const out = runTmp(inject('tsSnapshot'), 'ts-dist-bad-profile');
   const before = process.env[PROFILE_ENV];
