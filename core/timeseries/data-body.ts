@@ -7,8 +7,9 @@
  * | GET one series, expanded    | `{"<id>": {"values": [...], "extra": {"referenceValues": {"<ref>": {"values": [...]}}}}}` | `[{"name": id, ...}, {"name": ref, ...}...]` |
  * | POST several series         | `{"allTimeseries": {"<id>": {"values": [...]}...}}` (expanded: each with `extra`; profile `52north`: `{"<id>": ...}`) | `[{"name": id, ...}...]` (expanded: each followed by its reference values) |
  *
- * | flot (GET one series)      | `{"values": [[t, v]...], "referenceValues": {}}`; expanded: `{"<id>": {"values", "referenceValues": {"<ref>": {"values": [[t, v]...]}}, "valueBeforeTimespan": [t, v], "valueAfterTimespan": [t, v]}}` | |
- * | flot (POST)                 | `{"<id>": {...}...}`, each entry as above (in both profiles)              | |
+ * flot (DECISIONS.md "Real clients"): GET one series `{"values": [[t, v]...], "referenceValues": {}}`; expanded
+ * `{"<id>": {"values": [...], "referenceValues": {"<ref>": {"values": [[t, v]...]}}, "valueBeforeTimespan":
+ * [t, v], "valueAfterTimespan": [t, v]}}`; POST `{"<id>": {...}...}`, each entry as GET's (in both profiles).
  *
  * A value V is `{"timestamp": t, "value": v}`; a value reported without a usable number (null in the
  * snapshot) is `"value": null` (`[t, null]` in highchart, which Highcharts draws as a gap).
