@@ -19,6 +19,9 @@
  * Builds are incremental: a build starts from an earlier build's tree (lib/atomic-output.ts) and rewrites
  * only the files whose bytes change, removing those the new snapshot no longer has (lib/tree-state.ts); the
  * tree is the one a build into an empty folder gives. --full starts from an empty folder.
+ *
+ * SNAPCAT_TIMESERIES_PROFILE (`spec`, the default, or `52north`) chooses the Timeseries API's profile
+ * (core/timeseries/profile.ts); any other value stops the build with exit code 1 before anything is written.
  */
 import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -38,6 +41,7 @@ import { validateSnapshot } from './snapshot/validate.ts';
 import { buildSite as buildSiteNow } from './site.ts';
 import { openApiDocument, OPENAPI_PATH } from '../core/openapi/document.ts';
 import { nginxConfig } from './nginx-config.ts';
+import { parseProfile, PROFILE_ENV, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 
 const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<void>>> = {
   'radarnet-mirror-v3': buildRadar,
@@ -79,6 +83,11 @@ export interface BuildOptions {
   full?: boolean;
   /** See AtomicOptions.recycleAfterMs. */
   recycleAfterMs?: number;
+  /**
+   * The Timeseries API's profile (core/timeseries/profile.ts): the shapes the tree holds and the endpoint
+   * answers. Default: SNAPCAT_TIMESERIES_PROFILE, else `spec`. Recorded in build.json as `timeseriesProfile`.
+   */
+  timeseriesProfile?: TimeseriesProfile;
 }
 
 /** Site builds one at a time in a process: Astro's build reads process-wide settings (environment, folder). */
@@ -91,6 +100,8 @@ function buildSite(opts: Parameters<typeof buildSiteNow>[0]): ReturnType<typeof 
 
 export async function build(opts: BuildOptions): Promise<BuildResult> {
   if (opts.partitioned) opts = { ...opts, dbOnly: true };
+  // an invalid profile stops the build before anything is read or written
+  const timeseriesProfile = opts.timeseriesProfile === undefined ? parseProfile(process.env[PROFILE_ENV]) : parseProfile(opts.timeseriesProfile, 'timeseriesProfile');
   const t0 = performance.now();
   const progress = new Progress(process.stderr, opts.quiet ?? false);
   const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
@@ -140,10 +151,11 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
             charts: opts.charts ?? true,
             cacheDir: `${resolve(opts.out)}.cache`,
             stats,
+            timeseriesProfile,
           });
         }
         const tree = await state.totals(writer);
-        await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, files: tree.files, bytes: tree.bytes }, null, 2) + '\n');
+        await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, timeseriesProfile, files: tree.files, bytes: tree.bytes }, null, 2) + '\n');
         if (opts.dbOnly) return;
         // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
         writer.write(OPENAPI_PATH, JSON.stringify(openApiDocument(), null, 2) + '\n');

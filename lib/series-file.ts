@@ -207,6 +207,21 @@ export async function readLastBefore(f: SeriesFile, s: SeriesRec, before: number
   return { t: new Float64Array(0), v: new Float64Array(0) };
 }
 
+/** The first non-null observation of `s` after `after`: zero or one point. */
+export async function readFirstAfter(f: SeriesFile, s: SeriesRec, after: number): Promise<Points> {
+  const sid = s.sid;
+  const blocks = Math.ceil(f.count[sid]! / STRIDE);
+  // blocks from the one that may hold `after` (the last starting at or before it), forward, until a value is found
+  for (let block = Math.max(0, blocksBefore(f, sid, after, false) - 1); block < blocks; block++) {
+    const from = block * STRIDE;
+    const pairs = await readRows(f, sid, from, Math.min(f.count[sid]!, from + STRIDE));
+    for (let i = 0; i < pairs.length / 2; i++) {
+      if (pairs[2 * i]! > after && !Number.isNaN(pairs[2 * i + 1]!)) return { t: Float64Array.of(pairs[2 * i]!), v: Float64Array.of(pairs[2 * i + 1]!) };
+    }
+  }
+  return { t: new Float64Array(0), v: new Float64Array(0) };
+}
+
 export function fileSeriesSource(f: SeriesFile): SeriesSource {
-  return { read: (s, span) => readSpan(f, s, span), lastBefore: (s, before) => readLastBefore(f, s, before) };
+  return { read: (s, span) => readSpan(f, s, span), lastBefore: (s, before) => readLastBefore(f, s, before), firstAfter: (s, after) => readFirstAfter(f, s, after) };
 }

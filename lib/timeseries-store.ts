@@ -8,7 +8,7 @@ import type { Catalogue, CatalogueRows, SeriesRec } from '../core/timeseries/cat
 import { makeCatalogue } from '../core/timeseries/catalogue.ts';
 import type { SeriesSource } from '../core/timeseries/data.ts';
 import type { Points } from '../core/timeseries/data-body.ts';
-import { lastValueBeforeQuery, seriesRangeQuery } from '../core/timeseries/data-queries.ts';
+import { lastValueBeforeQuery, firstValueAfterQuery, seriesRangeQuery } from '../core/timeseries/data-queries.ts';
 import type { TimeseriesConfig } from '../core/snapshot/timeseries-config.ts';
 import type { SqlFragment } from '../core/radar/filters.ts';
 import { all } from './duckdb.ts';
@@ -89,5 +89,6 @@ export function duckSeriesSource(conn: DuckDBConnection): SeriesSource {
   return {
     read: (s: SeriesRec, span) => readPoints(conn, seriesRangeQuery(s.sid, span)),
     lastBefore: (s: SeriesRec, before) => readPoints(conn, lastValueBeforeQuery(s.sid, before)),
+    firstAfter: (s: SeriesRec, after) => readPoints(conn, firstValueAfterQuery(s.sid, after)),
   };
 }

@@ -5,6 +5,9 @@
  * (node:cluster hands them the connections): they share nothing but the build folder, which each opens
  * read-only and watches on its own, so N may be the number of cores. A worker that dies is replaced.
  * SNAPCAT_DUCKDB_THREADS sets each process's DuckDB threads (default 1).
+ * The Timeseries API answers in the profile the build was made in (build.json `timeseriesProfile`): a
+ * SNAPCAT_TIMESERIES_PROFILE that differs is reported, not applied (rebuild to change it); one that is no
+ * profile stops the endpoint.
  */
 import cluster from 'node:cluster';
 import { realpathSync } from 'node:fs';
@@ -13,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { openServedBuild, type ServedBuild } from './served-build.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
+import { parseProfile, PROFILE_ENV, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 
 export interface ServeOptions extends AppOptions {
   build: string;
@@ -113,6 +117,13 @@ if (import.meta.main) {
       workers: { type: 'string', default: process.env['SNAPCAT_WORKERS'] ?? '1' },
     },
   });
+  let profile: TimeseriesProfile | undefined;
+  try {
+    profile = process.env[PROFILE_ENV] ? parseProfile(process.env[PROFILE_ENV]) : undefined;
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
   const workers = Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     console.error(`--workers must be a whole number from 1 to 64 (for example --workers 2), not '${values.workers}'`);
@@ -128,7 +139,10 @@ if (import.meta.main) {
     console.error(`snapcat serving ${s.build.manifest.name} (taken at ${s.build.manifest.taken_at}) on ${s.url}${cluster.isWorker ? ` (worker ${process.pid})` : ''}`);
     if (!cluster.isWorker || cluster.worker?.id === 1) {
       console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/ (and ${s.url}/superdarn/mirror/v3/, the path BAS scripts call)`);
-      if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/`);
+      if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/ (profile ${s.build.timeseries.profile})`);
+      if (s.build.timeseries && profile !== undefined && profile !== s.build.timeseries.profile) {
+        console.error(`  ${PROFILE_ENV}=${profile} is not applied: ${values.build} was built in profile ${s.build.timeseries.profile}, which it serves (build it again to change the profile)`);
+      }
     }
     const stop = () => void s.close().then(() => process.exit(0));
     process.on('SIGINT', stop);

@@ -18,6 +18,7 @@ import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
 import type { Catalogue } from '../core/timeseries/catalogue.ts';
 import { closeSeriesFile, openSeriesFile, type SeriesFile } from '../lib/series-file.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
+import { parseProfile, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 import type { ResidentTable } from '../core/radar/resident.ts';
 import type { ResourceName } from '../core/radar/resources.ts';
 import { loadResidentTables } from './resident-tables.ts';
@@ -277,13 +278,15 @@ export interface ServedBuild {
    * The Timeseries API: its metadata in memory, its observations in the series file (lib/series-file.ts). The
    * database is read once, when the build is opened.
    */
-  timeseries?: { catalogue: Catalogue; series: SeriesFile };
+  timeseries?: { catalogue: Catalogue; series: SeriesFile; profile: TimeseriesProfile };
   close(): void;
 }
 
 export async function openServedBuild(folder: string, poolSize = 4, limits: PoolLimits = {}): Promise<ServedBuild> {
   const buildJson = readFileSync(join(folder, 'build.json'), 'utf8');
-  const info = JSON.parse(buildJson) as { snapshot: SnapshotManifest };
+  const info = JSON.parse(buildJson) as { snapshot: SnapshotManifest; timeseriesProfile?: unknown };
+  // the profile the build made its tree in, never this process's environment (a build from before profiles: spec)
+  const profile = parseProfile(info.timeseriesProfile, `timeseriesProfile in ${join(folder, 'build.json')}`);
   const build: ServedBuild = {
     folder,
     site: join(folder, 'site'),
@@ -314,7 +317,7 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
   const timeseriesDb = join(folder, 'data', TIMESERIES_DB_FILE);
   if (existsSync(timeseriesDb)) {
     try {
-      build.timeseries = { catalogue: await readTimeseriesCatalogue(timeseriesDb, Date.parse(info.snapshot.taken_at), limits), series: openSeriesFile(dirname(timeseriesDb)) };
+      build.timeseries = { catalogue: await readTimeseriesCatalogue(timeseriesDb, Date.parse(info.snapshot.taken_at), limits), series: openSeriesFile(dirname(timeseriesDb)), profile };
     } catch (e) {
       // the radar catalogue's pool, opened already, is not left open
       build.close();

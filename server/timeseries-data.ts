@@ -51,7 +51,7 @@ export function parseJsonBody(body: Buffer, example = POST_EXAMPLE): unknown {
 
 export async function handlePostData(req: IncomingMessage, res: ServerResponse, ts: Timeseries, query: URLSearchParams): Promise<void> {
   const body = parseJsonBody(await readBody(req, MAX_POST_BYTES));
-  const request = readPostData(body, query, ts.catalogue);
+  const request = readPostData(body, query, ts.catalogue, ts.profile);
   const bytes = await answerData(ts.catalogue, fileSeriesSource(ts.series), request);
   sendJsonBytes(req, res, bytes);
 }

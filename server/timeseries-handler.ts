@@ -19,6 +19,7 @@ import { API_HEADERS, redirect, sendPieces, sendText, treeFilePath, trySendFile 
 import type { ServedBuild } from './served-build.ts';
 import { handlePostData, sendJsonBytes, type Timeseries } from './timeseries-data.ts';
 import { handleGetChart, handlePostChart, handlePrerendered } from './timeseries-charts.ts';
+import { handleGetDownload, handlePostDownload } from './timeseries-downloads.ts';
 import type { ChartRenderer } from '../lib/chart-renderer.ts';
 
 /** Sends the static file of an API path's variant; false when the tree has none. */
@@ -78,7 +79,7 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
     case 'index': {
       const expanded = readParam(q, 'expanded') ?? false;
       if (await fromTree(expanded)) return;
-      return sendText(req, res, 200, JSON_TYPE, indexAnswer(cat, expanded));
+      return sendText(req, res, 200, JSON_TYPE, indexAnswer(cat, expanded, ts.profile));
     }
     case 'search': {
       const text = readParam(q, 'q');
@@ -99,6 +100,7 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
     }
     case 'getData': {
       const k = idOf(cat, 'timeseries', route.id);
+      if (representation === 'csv' || representation === 'zip') return handleGetDownload(req, res, ts, representation, k, q);
       if (representation !== 'json') return handleGetChart(req, res, ts, options.renderer, representation, k, q);
       const { request, isStatic } = readGetData(q, cat, k);
       if (isStatic && (await fromTree(request.expanded))) return;
@@ -106,6 +108,7 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
       return sendJsonBytes(req, res, body);
     }
     case 'postData':
+      if (representation === 'csv' || representation === 'zip') return handlePostDownload(req, res, ts, representation, q);
       if (representation !== 'json') return handlePostChart(req, res, ts, options.renderer, representation, q);
       return handlePostData(req, res, ts, q);
   }

@@ -1,6 +1,7 @@
 /** What each API's part of a build is handed. */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SnapshotManifest } from '../../core/snapshot/table-schema.ts';
+import type { TimeseriesProfile } from '../../core/timeseries/profile.ts';
 import type { Progress } from './progress.ts';
 import type { TreeState } from './tree-state.ts';
 import type { TreeWriter } from './tree-writer.ts';
@@ -30,4 +31,6 @@ export interface ApiBuildContext {
   stats: Record<string, number>;
   /** A folder kept between builds of the same output (`<out>.cache`), for what a build may reuse. */
   cacheDir: string;
+  /** The Timeseries API's profile: the shapes of its static tree (core/timeseries/profile.ts). */
+  timeseriesProfile: TimeseriesProfile;
 }

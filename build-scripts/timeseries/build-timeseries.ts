@@ -23,7 +23,7 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
     await writeSeriesFile(conn, ctx.dataDir, cat.timeseries.length);
     if (ctx.writeTree) {
       progress.totalFiles += staticFileCount(cat);
-      await writeTimeseriesTree({ conn, cat, writer: ctx.writer, progress });
+      await writeTimeseriesTree({ conn, cat, writer: ctx.writer, progress, profile: ctx.timeseriesProfile });
       if (ctx.charts) {
         const charts = await prerenderCharts({ conn, cat, writer: ctx.writer, progress, cacheDir: ctx.cacheDir });
         ctx.stats['timeseries charts rendered'] = charts.rendered;

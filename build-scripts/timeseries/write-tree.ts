@@ -12,6 +12,7 @@ import { readGetData } from '../../core/timeseries/data-request.ts';
 import { readCollectionParams, readItemParams } from '../../core/timeseries/params.ts';
 import { staticEntries, staticFile } from '../../core/timeseries/static-tree.ts';
 import { duckSeriesSource } from '../../lib/timeseries-store.ts';
+import type { TimeseriesProfile } from '../../core/timeseries/profile.ts';
 import type { Progress } from '../lib/progress.ts';
 import type { TreeWriter } from '../lib/tree-writer.ts';
 
@@ -20,6 +21,8 @@ export interface TimeseriesTreeContext {
   cat: Catalogue;
   writer: TreeWriter;
   progress: Progress;
+  /** The shapes of the tree (core/timeseries/profile.ts). */
+  profile: TimeseriesProfile;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -44,7 +47,7 @@ export async function writeTimeseriesTree(ctx: TimeseriesTreeContext): Promise<v
     for (const expanded of [false, true]) {
       const q = query(expanded);
       let body: string;
-      if (e.kind === 'index') body = indexAnswer(cat, expanded);
+      if (e.kind === 'index') body = indexAnswer(cat, expanded, ctx.profile);
       else if (e.kind === 'collection') body = collectionAnswer(cat, e.collection, readCollectionParams(q, e.collection), e.apiPath, q).body;
       else body = UTF8.decode(await answerData(cat, source, readGetData(q, cat, e.index).request));
       await writer.write(staticFile(e.apiPath, expanded), body);

@@ -50,6 +50,8 @@ const WIRE: Record<string, () => JsonSchema> = {
   height: () => ({ type: 'integer', minimum: MIN_SIZE, maximum: MAX_SIZE, default: CHART_DEFAULTS.height }),
   language: () => language,
   base64: () => bool(false),
+  bom: () => bool(false),
+  zip: () => bool(false),
 };
 
 /** The wire schema of a parameter; throws for a parameter without one (a test holds every table entry). */

@@ -32,8 +32,13 @@ function itemSchema(c: CollectionName, view: 'list' | 'item'): JsonSchema {
 }
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const CHARTS = { 'image/png': {}, 'application/pdf': {} };
-const CHART_HEADERS = { 'Content-Disposition': { description: 'inline; filename="<id>.<png|pdf>" (timeseries.<png|pdf> for several series).', schema: { type: 'string' } } };
+const CHARTS = { 'image/png': {}, 'application/pdf': {}, 'text/csv': { schema: { type: 'string' } }, 'application/zip': {} };
+const CHART_HEADERS = {
+  'Content-Disposition': {
+    description: 'Charts: inline; filename="<id>.<png|pdf>" (timeseries.<png|pdf> for several series). CSV and ZIP: attachment; filename="<id>_<start>_<end>.<csv|zip>" (timeseries_... for several series).',
+    schema: { type: 'string' },
+  },
+};
 const LINK_HEADER = { Link: { description: 'Paging links (RFC 5988): self, first, last, prev, next; sent when offset or limit is given.', schema: { type: 'string' } } };
 
 interface Shape {
@@ -44,7 +49,7 @@ interface Shape {
 }
 
 function shape(r: TimeseriesRoute): Shape {
-  const DATA = [ref(S.values), ref(S.valuesById), ref(S.highchart), { type: 'array', items: ref(S.highchart) }];
+  const DATA = [ref(S.values), ref(S.valuesById), ref(S.highchart), { type: 'array', items: ref(S.highchart) }, ref(S.flot), ref(S.flotById)];
   switch (r.kind) {
     case 'index':
       return { content: json(ref(S.index)), errors: [400, 406, 503] };
@@ -59,7 +64,7 @@ function shape(r: TimeseriesRoute): Shape {
     case 'chart':
       return { content: { 'image/png': {} }, errors: [404, 406, 503], tag: 'timeseries' };
     case 'postData':
-      return { content: { ...json({ anyOf: [ref(S.allTimeseries), { type: 'array', items: ref(S.highchart) }] }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 413, 503], tag: 'timeseries' };
+      return { content: { ...json({ anyOf: [ref(S.allTimeseries), ref(S.valuesById), { type: 'array', items: ref(S.highchart) }, ref(S.flotById)] }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 413, 503], tag: 'timeseries' };
   }
 }
 

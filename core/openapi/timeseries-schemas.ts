@@ -29,6 +29,7 @@ const withReferences = obj(
   { values: arrayOf(ref(N('Value'))), extra: obj({ referenceValues: { type: 'object', additionalProperties: ref(N('Values')) } }, ['referenceValues']) },
   ['values'],
 );
+const pair: JsonSchema = { type: 'array', prefixItems: [{ type: 'integer' }, { type: ['number', 'null'] }], minItems: 2, maxItems: 2 };
 const refValue = obj({ referenceValueId: str, label: str, lastValue: ref(N('Value')) }, ['referenceValueId', 'label']);
 
 /** Every field of the body: its parameter's meaning; typed values may also come as text. */
@@ -60,6 +61,8 @@ export const TIMESERIES_SCHEMA = {
   valuesById: N('ValuesByTimeseries'),
   allTimeseries: N('AllTimeseries'),
   highchart: N('HighchartSeries'),
+  flot: N('FlotSeries'),
+  flotById: N('FlotByTimeseries'),
   dataRequest: N('DataRequest'),
   renderRequest: N('RenderRequest'),
 } as const;
@@ -117,7 +120,18 @@ export function timeseriesSchemas(): Record<string, JsonSchema> {
     [N('Values')]: values,
     [N('ValuesByTimeseries')]: { type: 'object', additionalProperties: withReferences },
     [N('AllTimeseries')]: obj({ allTimeseries: { type: 'object', additionalProperties: withReferences } }, ['allTimeseries']),
-    [N('HighchartSeries')]: obj({ name: str, data: arrayOf({ type: 'array', prefixItems: [{ type: 'integer' }, { type: ['number', 'null'] }], minItems: 2, maxItems: 2 }) }, ['name', 'data']),
+    [N('HighchartSeries')]: obj({ name: str, data: arrayOf(pair) }, ['name', 'data']),
+    [N('FlotSeries')]: obj(
+      {
+        values: arrayOf(pair),
+        referenceValues: { type: 'object', additionalProperties: obj({ values: arrayOf(pair) }, ['values']), description: 'Reference values sampled at the timestamps of values; {} unless expanded=true.' },
+        valueBeforeTimespan: { ...pair, description: 'expanded=true: the last non-null value before the timespan, when there is one.' },
+        valueAfterTimespan: { ...pair, description: 'expanded=true: the first non-null value after the timespan, when there is one.' },
+      },
+      ['values', 'referenceValues'],
+      'format=flot: the values as [timestamp, value] pairs.',
+    ),
+    [N('FlotByTimeseries')]: { type: 'object', additionalProperties: ref(N('FlotSeries')) },
     [STYLE_SCHEMA]: fromZod(styleSchema, 'input'),
     [N('RenderingHints')]: fromZod(styleSchema, 'output'),
     [N('DataRequest')]: {

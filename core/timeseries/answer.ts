@@ -8,6 +8,7 @@ import { collectionIndex } from './collection-index.ts';
 import { selectMembers } from './filters.ts';
 import { sortByLabel, type Locale } from './locale.ts';
 import { pageOf } from './paging.ts';
+import type { TimeseriesProfile } from './profile.ts';
 import type { CollectionParams, ItemParams } from './params.ts';
 import { search } from './search.ts';
 import { memberView } from './views.ts';
@@ -18,8 +19,8 @@ export interface Answer {
   links: string[];
 }
 
-export function indexAnswer(cat: Catalogue, expanded: boolean): string {
-  return JSON.stringify(collectionIndex(cat, expanded));
+export function indexAnswer(cat: Catalogue, expanded: boolean, profile: TimeseriesProfile = 'spec'): string {
+  return JSON.stringify(collectionIndex(cat, expanded, profile));
 }
 
 /** `path` and `query` are the request's, for the paging links. */

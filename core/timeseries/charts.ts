@@ -1,8 +1,9 @@
 /**
  * Which representation a Timeseries API request gets, and where pre-rendered charts live.
  *
- * - JSON everywhere; `image/png` and `application/pdf` on the data paths (`GET /timeseries/{id}/getData`,
- *   `POST /timeseries/getData`). A path extension (`.json`, `.png`, `.pdf`) wins over `Accept` (DECISIONS.md).
+ * - JSON everywhere; `image/png`, `application/pdf`, `text/csv` and `application/zip` on the data paths
+ *   (`GET /timeseries/{id}/getData`, `POST /timeseries/getData`). A path extension (`.json`, `.png`, `.pdf`;
+ *   `getData.csv`, `getData.zip`) wins over `Accept` (DECISIONS.md).
  *   Asking for a chart type elsewhere is 406 naming where charts are.
  * - Pre-rendered charts (`/timeseries/{id}/{interval}`, `interval` is `lastDay`, `lastWeek` or `lastMonth`,
  *   optionally followed by `_<chartQualifier>` as 52°North names them, and by `.png`): the static tree holds
@@ -17,10 +18,13 @@ import type { PathExtension } from './routes.ts';
 export const JSON_TYPE = 'application/json';
 export const PNG_TYPE = 'image/png';
 export const PDF_TYPE = 'application/pdf';
-export type Representation = 'json' | 'png' | 'pdf';
+/** Downloads of the data paths (data-csv.ts): CSV, and a ZIP of one CSV per series. */
+export const CSV_TYPE = 'text/csv';
+export const ZIP_TYPE = 'application/zip';
+export type Representation = 'json' | 'png' | 'pdf' | 'csv' | 'zip';
 
-const BY_TYPE: Record<string, Representation> = { [JSON_TYPE]: 'json', [PNG_TYPE]: 'png', [PDF_TYPE]: 'pdf' };
-export const MEDIA_TYPE: Record<Representation, string> = { json: JSON_TYPE, png: PNG_TYPE, pdf: PDF_TYPE };
+const BY_TYPE: Record<string, Representation> = { [JSON_TYPE]: 'json', [PNG_TYPE]: 'png', [PDF_TYPE]: 'pdf', [CSV_TYPE]: 'csv', [ZIP_TYPE]: 'zip' };
+export const MEDIA_TYPE: Record<Representation, string> = { json: JSON_TYPE, png: PNG_TYPE, pdf: PDF_TYPE, csv: CSV_TYPE, zip: ZIP_TYPE };
 
 function chartsOnlyOnData(): HttpError {
   return new HttpError(406, 'Charts (image/png, application/pdf) are rendered only from data paths', {
@@ -38,7 +42,7 @@ export function chooseRepresentation(accept: string | undefined, extension: Path
     if (extension !== 'json' && !charts) throw chartsOnlyOnData();
     return extension;
   }
-  const producible = charts ? [JSON_TYPE, PNG_TYPE, PDF_TYPE] : [JSON_TYPE];
+  const producible = charts ? [JSON_TYPE, PNG_TYPE, PDF_TYPE, CSV_TYPE, ZIP_TYPE] : [JSON_TYPE];
   try {
     return BY_TYPE[negotiate(accept, producible)]!;
   } catch (e) {

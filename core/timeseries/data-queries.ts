@@ -24,3 +24,12 @@ export function lastValueBeforeQuery(sid: number, before: number): SqlFragment {
     params: { sid: String(sid), before: String(before) },
   };
 }
+
+export function firstValueAfterQuery(sid: number, after: number): SqlFragment {
+  return {
+    sql: `SELECT "timestamp"::DOUBLE AS t, "value" AS v FROM observations
+          WHERE sid = CAST($sid AS INTEGER) AND "timestamp" > CAST($after AS BIGINT) AND "value" IS NOT NULL
+          ORDER BY "timestamp" LIMIT 1`,
+    params: { sid: String(sid), after: String(after) },
+  };
+}

@@ -20,6 +20,7 @@ import type { DataRequest } from './data.ts';
 import { seriesMatches, hasFilters } from './filters.ts';
 import { parseGeneralizeOptions } from './generalize.ts';
 import { FILTERS, readFilters, readParam, type Filters, type ParamDoc } from './params.ts';
+import type { TimeseriesProfile } from './profile.ts';
 import { checkMaxTimespan, defaultTimespan, parseTimespan } from './timespan.ts';
 
 export const MAX_POST_SERIES = 100;
@@ -103,8 +104,8 @@ const timeseriesIds = z
   .min(1, { error: 'must name at least one timeseries' })
   .max(MAX_POST_SERIES, { error: `may name at most ${MAX_POST_SERIES} timeseries` });
 
-/** `POST /timeseries/getData` with the parsed JSON body. */
-export function readPostData(body: unknown, query: URLSearchParams, cat: Catalogue): DataRequest {
+/** `POST /timeseries/getData` with the parsed JSON body; `profile` is the build's (it shapes the tvp answer). */
+export function readPostData(body: unknown, query: URLSearchParams, cat: Catalogue, profile: TimeseriesProfile = 'spec'): DataRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new HttpError(400, 'The request body must be a JSON object with timespan and timeseries', { hints: [`A valid example: ${POST_EXAMPLE}`] });
   }
@@ -119,5 +120,5 @@ export function readPostData(body: unknown, query: URLSearchParams, cat: Catalog
     if (k === undefined) throw notFound(`No timeseries '${id}'`, ['The collection /api/v1/timeseries lists the ids there are']);
     if (!hasFilters(o.filters) || seriesMatches(cat, cat.timeseries[k]!, o.filters)) series.push(k);
   }
-  return { format: o.format, expanded: o.expanded, span: o.span, generalize: o.generalize, forceLatestValues: o.forceLatestValues, series, mode: 'multiple' };
+  return { format: o.format, expanded: o.expanded, span: o.span, generalize: o.generalize, forceLatestValues: o.forceLatestValues, series, mode: 'multiple', profile };
 }

@@ -9,7 +9,9 @@
  *    non-null value before `start` is put in front, so a client always has the latest known value;
  * 3. `generalize=true`: LTTB or Douglas-Peucker (generalize.ts), first and last points kept;
  * 4. `expanded=true`: each reference value is sampled at the timestamps of step 3: the value of its latest
- *    change point at or before the timestamp (timestamps before its first change point have none).
+ *    change point at or before the timestamp (timestamps before its first change point have none); in format
+ *    flot also the nearest non-null values outside the timespan (`valueBeforeTimespan`, `valueAfterTimespan`),
+ *    which steps 2 and 3 do not touch.
  */
 import type { Catalogue, RefValueRec, SeriesRec } from './catalogue.ts';
 import { dataBody, type BodyShape, type Points, type SeriesData } from './data-body.ts';
@@ -21,6 +23,8 @@ export interface SeriesSource {
   read(s: SeriesRec, span: Timespan): Promise<Points>;
   /** The series' last non-null value with a timestamp before `before`: zero or one point. */
   lastBefore(s: SeriesRec, before: number): Promise<Points>;
+  /** The series' first non-null value with a timestamp after `after`: zero or one point. */
+  firstAfter(s: SeriesRec, after: number): Promise<Points>;
 }
 
 export interface DataRequest extends BodyShape {
@@ -73,11 +77,19 @@ async function seriesData(cat: Catalogue, source: SeriesSource, k: number, req: 
         return { id: rv.id, points: sampleSteps(rv.steps, points.t) };
       })
     : [];
+  if (req.expanded && req.format === 'flot') {
+    return { id: s.id, points, refs, before: await source.lastBefore(s, req.span.start), after: await source.firstAfter(s, req.span.end) };
+  }
   return { id: s.id, points, refs };
 }
 
-export async function answerData(cat: Catalogue, source: SeriesSource, req: DataRequest): Promise<Uint8Array> {
+/** The data of each requested series, in answer order (for the JSON bodies and the CSV downloads). */
+export async function dataOf(cat: Catalogue, source: SeriesSource, req: DataRequest): Promise<SeriesData[]> {
   const series: SeriesData[] = [];
   for (const k of req.series) series.push(await seriesData(cat, source, k, req));
-  return dataBody(series, req);
+  return series;
+}
+
+export async function answerData(cat: Catalogue, source: SeriesSource, req: DataRequest): Promise<Uint8Array> {
+  return dataBody(await dataOf(cat, source, req), req);
 }

@@ -70,14 +70,15 @@ const q = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
-export const DATA_FORMATS = ['tvp', 'highchart'] as const;
+export const DATA_FORMATS = ['tvp', 'highchart', 'flot'] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
 
 const format = z.string().transform((v, ctx): DataFormat => {
   const s = v.trim().toLowerCase();
   if (s === 'tvp') return 'tvp';
   if (s === 'highchart' || s === 'highcharts') return 'highchart';
-  ctx.addIssue({ code: 'custom', message: `must be tvp or highchart, not '${v}'` });
+  if (s === 'flot') return 'flot';
+  ctx.addIssue({ code: 'custom', message: `must be tvp, highchart or flot, not '${v}'` });
   return z.NEVER;
 });
 
@@ -93,6 +94,8 @@ const SCHEMAS = {
   rendering_hints: boolean,
   force_latest_values: boolean,
   generalize: boolean,
+  bom: boolean,
+  zip: boolean,
 };
 export type ParamName = keyof typeof SCHEMAS;
 /** The parameters read by the schemas of this table (the others: see the module comment). */
@@ -112,11 +115,13 @@ export const PARAM_DOCS: ParamDoc[] = [
   { name: 'offset', example: 'offset=0&limit=100', meaning: 'Paging: the position of the first member (0 = the first); with limit, Link headers are sent.' },
   { name: 'limit', example: 'offset=0&limit=100', meaning: `Paging: members per page, 1 to ${MAX_LIMIT} (default ${MAX_LIMIT}).` },
   { name: 'q', example: 'q=rhein', meaning: 'Search text: case-insensitive substring of labels in the requested locale.' },
-  { name: 'format', example: 'format=highchart', meaning: 'Raw data shape: tvp (default) or highchart.' },
+  { name: 'format', example: 'format=highchart', meaning: 'Raw data shape: tvp (default), highchart (also highcharts) or flot ([t, v] pairs with referenceValues; expanded adds valueBeforeTimespan and valueAfterTimespan).' },
   { name: 'status_intervals', example: 'status_intervals=true', meaning: 'Adds firstValue, lastValue, referenceValues and statusIntervals to timeseries metadata.' },
   { name: 'rendering_hints', example: 'rendering_hints=true', meaning: 'Adds renderingHints to timeseries metadata.' },
   { name: 'force_latest_values', example: 'force_latest_values=true', meaning: 'Timeseries lists: adds lastValue to every member. getData: a series with no value in the timespan answers its last value before it.' },
   { name: 'generalize', example: 'generalize=true', meaning: 'Simplify data: LTTB (threshold, default 200) or generalizing_algorithm=DP (tolerance_value, default 0.1).' },
+  { name: 'bom', example: 'bom=true', meaning: 'CSV downloads (getData.csv, getData.zip): a UTF-8 byte order mark first, so spreadsheets read the file as UTF-8.' },
+  { name: 'zip', example: 'zip=true', meaning: 'CSV downloads: the CSV in a ZIP archive (as getData.zip answers).' },
   { name: 'timespan', example: 'timespan=PT6H/2013-08-16TZ', meaning: 'ISO 8601 interval start/end, period/end or start/period; default: the week ending at the snapshot instant.' },
   { name: 'crs', example: 'crs=EPSG:25832', meaning: 'Reference system of bbox, near and output geometries; default CRS84 (lon/lat).' },
   { name: 'bbox', example: 'bbox={"ll":{"type":"Point","coordinates":[6.8,50.6]},"ur":{"type":"Point","coordinates":[7.3,50.9]}}', meaning: 'Stations inside the box.' },

@@ -22,7 +22,8 @@ export type TimeseriesRoute =
   /** `/timeseries/{id}/{name}`: a pre-rendered chart; `interval` undefined when `name` is none of them. */
   | { kind: 'chart'; id: string; name: string; interval: PrerenderInterval | undefined; qualifier: string | undefined };
 
-export type PathExtension = 'json' | 'png' | 'pdf';
+/** `.csv` and `.zip` only on `getData` (the data downloads). */
+export type PathExtension = 'json' | 'png' | 'pdf' | 'csv' | 'zip';
 
 export interface PathMatch {
   route: TimeseriesRoute;
@@ -69,6 +70,8 @@ export const PATH_PARAM_DOCS: { name: 'id' | 'interval'; example: string; meanin
 const DATA_PARAMS = OPTION_KEYS;
 /** Chart options besides the data options (`style` on GET only: a POST names styles in styleOptions). */
 const CHART_PARAMS = ['legend', 'grid', 'width', 'height', 'locale', 'language', 'base64'];
+/** CSV download options besides `locale` (data-csv.ts). */
+const DOWNLOAD_PARAMS = ['bom', 'zip'];
 
 /** Every path of the API with the query parameters it reads. */
 export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; description: string; query: string[] }[] = [
@@ -91,15 +94,19 @@ export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; descript
   {
     method: 'GET',
     path: '/timeseries/{id}/getData',
-    description: 'Raw data of one timeseries (tvp or highchart); with Accept image/png or application/pdf (or .png, .pdf), a chart or report (style, legend, grid, width, height, locale, base64).',
-    query: [...DATA_PARAMS, 'style', ...CHART_PARAMS],
+    description:
+      'Raw data of one timeseries (tvp, highchart or flot); with Accept image/png or application/pdf (or .png, .pdf), a chart or report (style, legend, grid, width, height, locale, base64); ' +
+      'with Accept text/csv (or getData.csv) a CSV download, with application/zip (or getData.zip) the CSV in a ZIP (locale, bom, zip).',
+    query: [...DATA_PARAMS, 'style', ...CHART_PARAMS, ...DOWNLOAD_PARAMS],
   },
   { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart PNG (lastDay, lastWeek, lastMonth; with a configured chartQualifier: lastWeek_<qualifier>).', query: [] },
   {
     method: 'POST',
     path: '/timeseries/getData',
-    description: 'Raw data of several timeseries ({"timespan", "timeseries": [ids]}); with Accept image/png or application/pdf, a chart or report ({"timespan", "styleOptions": {id: style}, "width", "height", "legend", "grid", "language"}). The body\'s fields win over the query\'s.',
-    query: [...DATA_PARAMS, ...CHART_PARAMS],
+    description:
+      'Raw data of several timeseries ({"timespan", "timeseries": [ids]}); with Accept image/png or application/pdf, a chart or report ({"timespan", "styleOptions": {id: style}, "width", "height", "legend", "grid", "language"}); ' +
+      'with Accept text/csv (or getData.csv) one CSV of all, with application/zip (or getData.zip) a ZIP of one CSV per series. The body\'s fields win over the query\'s.',
+    query: [...DATA_PARAMS, ...CHART_PARAMS, ...DOWNLOAD_PARAMS],
   },
 ];
 
@@ -122,14 +129,15 @@ export function matchTimeseriesPath(pathname: string): PathMatch | undefined {
   if (parts.some((p) => p === undefined || p === '')) return undefined;
   const segs = parts as string[];
   let extension: PathExtension | undefined;
-  const ext = /\.(json|png|pdf)$/i.exec(segs.at(-1)!);
+  const ext = /\.(json|png|pdf)$/i.exec(segs.at(-1)!) ?? /^getData\.(csv|zip|CSV|ZIP)$/.exec(segs.at(-1)!);
   if (ext) {
     extension = ext[1]!.toLowerCase() as PathExtension;
-    segs[segs.length - 1] = segs.at(-1)!.slice(0, -ext[0].length);
+    segs[segs.length - 1] = segs.at(-1)!.slice(0, -(ext[1]!.length + 1));
     if (segs.at(-1) === '') return undefined;
   }
   const apiPath = `${TIMESERIES_PREFIX}/${segs.map(encodeURIComponent).join('/')}`;
   const route = routeOf(segs);
+  if ((extension === 'csv' || extension === 'zip') && route?.kind !== 'getData' && route?.kind !== 'postData') return undefined;
   return route && { route, extension, apiPath };
 }
 

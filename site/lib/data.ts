@@ -13,6 +13,8 @@ export interface BuildInfo {
   /** Files and bytes of the API tree. */
   files: number;
   bytes: number;
+  /** The Timeseries API's profile (core/timeseries/profile.ts); absent from builds made before profiles (spec). */
+  timeseriesProfile?: string;
 }
 
 /** The build folder the site describes. */

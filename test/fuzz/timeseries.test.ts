@@ -258,7 +258,7 @@ describe('timeseries API: every GET route and parameter', () => {
       fc.asyncProperty(server, request, acceptHeader, async (s, { route, path }, accept) => {
         const a = await send(base(s), path.endsWith('/search') ? `${path}?q=rhein` : path, { headers: { Accept: accept } });
         checkAnswer(a, { secrets });
-        const types = route.pattern.endsWith('/getData') ? ['application/json', 'image/png', 'application/pdf'] : route.pattern.endsWith('{interval}') ? ['image/png'] : ['application/json'];
+        const types = route.pattern.endsWith('/getData') ? ['application/json', 'image/png', 'application/pdf', 'text/csv', 'application/zip'] : route.pattern.endsWith('{interval}') ? ['image/png'] : ['application/json'];
         if (a.status === 200) expect(types, `${a.path} Accept: ${accept}`).toContain(a.type.split(';')[0]);
         if (a.status >= 400) expect([404, 406], `${a.path} Accept: ${accept}: ${a.text}`).toContain(a.status);
       }),

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { lastValueBeforeQuery, seriesRangeQuery } from '../../core/timeseries/data-queries.ts';
+import { lastValueBeforeQuery, firstValueAfterQuery, seriesRangeQuery } from '../../core/timeseries/data-queries.ts';
 import type { Catalogue, SeriesRec } from '../../core/timeseries/catalogue.ts';
-import { closeSeriesFile, openSeriesFile, PAIRS_FILE, readLastBefore, readSpan, STRIDE, writeSeriesFile, type SeriesFile } from '../../lib/series-file.ts';
+import { closeSeriesFile, openSeriesFile, PAIRS_FILE, readLastBefore, readFirstAfter, readSpan, STRIDE, writeSeriesFile, type SeriesFile } from '../../lib/series-file.ts';
 import { loadCatalogue, readPoints, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 
 let duck: DuckDBInstance;
@@ -92,6 +92,25 @@ describe('the series file answers as the database does', () => {
         const want = await readPoints(conn, lastValueBeforeQuery(s.sid, before));
         const got = await readLastBefore(file, s, before);
         expect(plain(got), `${s.id} before ${before}`).toEqual(plain(want));
+        found += got.t.length;
+      }
+    }
+    expect(found).toBeGreaterThan(50);
+  });
+
+  test('the first value after a time: on, between and beside timestamps, before nulls, after the last', async () => {
+    const r = rng(12);
+    let found = 0;
+    for (const s of cat.timeseries) {
+      const all = await readPoints(conn, seriesRangeQuery(s.sid, { start: -1e15, end: 1e15 }));
+      const nullBeforeValue = [...all.v].findIndex((v, i) => Number.isNaN(v) && i + 1 < all.v.length && !Number.isNaN(all.v[i + 1]!));
+      const last = all.t[all.t.length - 1] ?? 0;
+      const times = [-1e15, 1e15, last, last - 1, ...(nullBeforeValue >= 0 ? [all.t[nullBeforeValue]!, all.t[nullBeforeValue]! - 1] : [])];
+      for (let i = 0; i < 6 && all.t.length; i++) times.push(all.t[Math.floor(r() * all.t.length)]! + [0, 1, -1][i % 3]!);
+      for (const after of times) {
+        const want = await readPoints(conn, firstValueAfterQuery(s.sid, after));
+        const got = await readFirstAfter(file, s, after);
+        expect(plain(got), `${s.id} after ${after}`).toEqual(plain(want));
         found += got.t.length;
       }
     }

@@ -117,11 +117,11 @@ describe('every route is documented', () => {
     for (const t of doc['tags'] as Json[]) expect(t['description']?.trim(), t['name']).toBeTruthy();
   });
 
-  test('charts and POST getData: PNG, PDF and the request bodies', () => {
+  test('charts and POST getData: PNG, PDF, the CSV and ZIP downloads, and the request bodies', () => {
     const post = doc['paths'][`${TIMESERIES_PREFIX}/timeseries/getData`].post;
-    expect(Object.keys(post.responses['200'].content)).toEqual(['application/json', 'image/png', 'application/pdf']);
+    expect(Object.keys(post.responses['200'].content)).toEqual(['application/json', 'image/png', 'application/pdf', 'text/csv', 'application/zip']);
     expect(post.requestBody.content['application/json'].schema.anyOf).toHaveLength(2);
-    expect(Object.keys(doc['paths'][`${TIMESERIES_PREFIX}/timeseries/{id}/getData`].get.responses['200'].content)).toEqual(['application/json', 'image/png', 'application/pdf']);
+    expect(Object.keys(doc['paths'][`${TIMESERIES_PREFIX}/timeseries/{id}/getData`].get.responses['200'].content)).toEqual(['application/json', 'image/png', 'application/pdf', 'text/csv', 'application/zip']);
     expect(Object.keys(doc['paths'][`${TIMESERIES_PREFIX}/timeseries/{id}/{interval}`].get.responses['200'].content)).toEqual(['image/png']);
     const files = doc['paths']['/radarnet/mirror/v3/files'].get.responses['200'].content;
     expect(Object.keys(files)).toEqual(['application/json', 'text/csv', 'text/plain', 'text/html']);

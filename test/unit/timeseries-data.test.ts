@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { HttpError } from '../../core/http/errors.ts';
 import { answerData, sampleSteps, type DataRequest, type SeriesSource } from '../../core/timeseries/data.ts';
-import { dataBody, type Points } from '../../core/timeseries/data-body.ts';
+import { dataBody, type Points, type SeriesData } from '../../core/timeseries/data-body.ts';
 import { MAX_POST_SERIES, readGetData, readPostData } from '../../core/timeseries/data-request.ts';
 import { JsonBytes } from '../../core/timeseries/json-bytes.ts';
 import { tinyCatalogue } from '../helpers/ts-catalogue.ts';
@@ -57,7 +57,8 @@ describe('JsonBytes.number writes what JSON.stringify writes', () => {
 describe('body shapes', () => {
   const a = { id: 'ts_a', points: pts([1, 2], [1.5, NaN]), refs: [{ id: 'ref_a', points: pts([1, 2], [7, 7]) }] };
   const b = { id: 'ts_b', points: pts([], []), refs: [] };
-  const body = (series: (typeof a)[], format: 'tvp' | 'highchart', expanded: boolean, mode: 'single' | 'multiple') => JSON.parse(text(dataBody(series, { format, expanded, mode })));
+  const body = (series: SeriesData[], format: 'tvp' | 'highchart' | 'flot', expanded: boolean, mode: 'single' | 'multiple') => JSON.parse(text(dataBody(series, { format, expanded, mode })));
+  const c = { ...a, before: pts([0], [3]), after: pts([], []) };
 
   test.each([
     ['tvp', false, 'single', [a], { values: [{ timestamp: 1, value: 1.5 }, { timestamp: 2, value: null }] }],
@@ -68,8 +69,13 @@ describe('body shapes', () => {
     ['tvp', false, 'multiple', [a, b], { allTimeseries: { ts_a: { values: [{ timestamp: 1, value: 1.5 }, { timestamp: 2, value: null }] }, ts_b: { values: [] } } }],
     ['highchart', false, 'multiple', [b, a], [{ name: 'ts_b', data: [] }, { name: 'ts_a', data: [[1, 1.5], [2, null]] }]],
     ['highchart', true, 'multiple', [a, b], [{ name: 'ts_a', data: [[1, 1.5], [2, null]] }, { name: 'ref_a', data: [[1, 7], [2, 7]] }, { name: 'ts_b', data: [] }]],
+    ['flot', false, 'single', [{ ...a, refs: [] }], { values: [[1, 1.5], [2, null]], referenceValues: {} }],
+    ['flot', true, 'single', [c], { ts_a: { values: [[1, 1.5], [2, null]], referenceValues: { ref_a: { values: [[1, 7], [2, 7]] } }, valueBeforeTimespan: [0, 3] } }],
+    ['flot', true, 'single', [{ ...b, before: pts([0], [1]), after: pts([9], [-2.5]) }], { ts_b: { values: [], referenceValues: {}, valueBeforeTimespan: [0, 1], valueAfterTimespan: [9, -2.5] } }],
+    ['flot', false, 'multiple', [b, { ...a, refs: [] }], { ts_b: { values: [], referenceValues: {} }, ts_a: { values: [[1, 1.5], [2, null]], referenceValues: {} } }],
+    ['flot', true, 'multiple', [c, b], { ts_a: { values: [[1, 1.5], [2, null]], referenceValues: { ref_a: { values: [[1, 7], [2, 7]] } }, valueBeforeTimespan: [0, 3] }, ts_b: { values: [], referenceValues: {} } }],
   ] as const)('%s, expanded %s, %s', (format, expanded, mode, series, expected) => {
-    expect(body([...series], format, expanded, mode)).toEqual(expected);
+    expect(body(series as unknown as SeriesData[], format, expanded, mode)).toEqual(expected);
   });
 });
 
@@ -88,6 +94,11 @@ describe('answers', () => {
       const i = [...data.t.keys()].filter((k) => data.t[k]! < before && data.v[k] === data.v[k]).at(-1);
       return i === undefined ? pts([], []) : pts([data.t[i]!], [data.v[i]!]);
     },
+    async firstAfter(s, after) {
+      if (s.sid !== 0) return pts([], []);
+      const i = [...data.t.keys()].find((k) => data.t[k]! > after && data.v[k] === data.v[k]);
+      return i === undefined ? pts([], []) : pts([data.t[i]!], [data.v[i]!]);
+    },
   };
   const request = (over: Partial<DataRequest>): DataRequest => ({ series: [0], span: { start: 0, end: 10_000 }, format: 'tvp', expanded: false, generalize: undefined, forceLatestValues: false, mode: 'single', ...over });
   const answer = async (over: Partial<DataRequest>) => JSON.parse(text(await answerData(cat, source, request(over))));
@@ -100,6 +111,24 @@ describe('answers', () => {
       { timestamp: 5000, value: 7 },
       { timestamp: 6000, value: 7 },
     ]);
+  });
+
+  test('flot: [t, v] pairs; expanded adds the sampled reference values and the nearest non-null values outside the span', async () => {
+    expect(await answer({ format: 'flot', span: { start: 4000, end: 6000 } })).toEqual({ values: [[4000, 5], [5000, 6], [6000, 6.5]], referenceValues: {} });
+    expect(await answer({ format: 'flot', expanded: true, span: { start: 4000, end: 6000 } })).toEqual({
+      ts_aerzen_level: { values: [[4000, 5], [5000, 6], [6000, 6.5]], referenceValues: { ref_aerzen_ms1: { values: [[4000, 5], [5000, 7], [6000, 7]] } }, valueBeforeTimespan: [2000, 4.5], valueAfterTimespan: [7000, 7] },
+    });
+    // the null at 3000 is no value before the span; nothing after the last value; generalization leaves both alone
+    const edge = (await answer({ format: 'flot', expanded: true, span: { start: 3500, end: 9000 }, generalize: { algorithm: 'lttb', threshold: 3 } })).ts_aerzen_level;
+    expect(edge.valueBeforeTimespan).toEqual([2000, 4.5]);
+    expect(edge).not.toHaveProperty('valueAfterTimespan');
+    expect(edge.values.length).toBeLessThanOrEqual(4);
+    expect(edge.values[0]).toEqual([4000, 5]);
+    expect(edge.values.at(-1)).toEqual([9000, 6]);
+    expect(Object.keys(edge.referenceValues)).toEqual(['ref_aerzen_ms1']);
+    expect(edge.referenceValues.ref_aerzen_ms1.values.map((p: number[]) => p[0])).toEqual(edge.values.map((p: number[]) => p[0]));
+    // a span before every value: nothing before, the first value after
+    expect((await answer({ format: 'flot', expanded: true, span: { start: 0, end: 500 } })).ts_aerzen_level).toEqual({ values: [], referenceValues: { ref_aerzen_ms1: { values: [] } }, valueAfterTimespan: [1000, 4] });
   });
 
   test('force_latest_values: a span without values answers the last value before it', async () => {

@@ -25,6 +25,10 @@ describe('paths', () => {
     ['/api/v1/timeseries/ts_x/getData.json', { kind: 'getData', id: 'ts_x' }, 'json', '/api/v1/timeseries/ts_x/getData'],
     ['/api/v1/timeseries/ts_x/getData.png', { kind: 'getData', id: 'ts_x' }, 'png', '/api/v1/timeseries/ts_x/getData'],
     ['/api/v1/timeseries/getData', { kind: 'postData' }, undefined, '/api/v1/timeseries/getData'],
+    ['/api/v1/timeseries/ts_x/getData.csv', { kind: 'getData', id: 'ts_x' }, 'csv', '/api/v1/timeseries/ts_x/getData'],
+    ['/api/v1/timeseries/ts_x/getData.ZIP', { kind: 'getData', id: 'ts_x' }, 'zip', '/api/v1/timeseries/ts_x/getData'],
+    ['/api/v1/timeseries/getData.zip', { kind: 'postData' }, 'zip', '/api/v1/timeseries/getData'],
+    ['/api/v1/timeseries/getData.csv', { kind: 'postData' }, 'csv', '/api/v1/timeseries/getData'],
     ['/api/v1/timeseries/ts_x/lastWeek', { kind: 'chart', id: 'ts_x', name: 'lastWeek', interval: 'lastWeek', qualifier: undefined }, undefined, '/api/v1/timeseries/ts_x/lastWeek'],
     ['/api/v1/timeseries/ts_x/lastDay.png', { kind: 'chart', id: 'ts_x', name: 'lastDay', interval: 'lastDay', qualifier: undefined }, 'png', '/api/v1/timeseries/ts_x/lastDay'],
     ['/api/v1/timeseries/ts_x/lastWeek_with_legend', { kind: 'chart', id: 'ts_x', name: 'lastWeek_with_legend', interval: 'lastWeek', qualifier: 'with_legend' }, undefined, '/api/v1/timeseries/ts_x/lastWeek_with_legend'],
@@ -33,7 +37,7 @@ describe('paths', () => {
     expect(matchTimeseriesPath(path)).toEqual({ route, extension, apiPath });
   });
 
-  test.each(['/api/v1', '/api/v2/stations', '/api/v1/nothing', '/api/v1/stations/sta_x/more', '/api/v1/stations//x', '/api/v1/%E0%A4%A', '/api/v1/.json'])(
+  test.each(['/api/v1', '/api/v2/stations', '/api/v1/nothing', '/api/v1/stations/sta_x/more', '/api/v1/stations//x', '/api/v1/%E0%A4%A', '/api/v1/.json', '/api/v1/stations.csv', '/api/v1/stations/getData.csv'])(
     '%s is no path',
     (path) => {
       expect(matchTimeseriesPath(path)).toBeUndefined();
@@ -57,7 +61,12 @@ describe('paths', () => {
     expect(chooseRepresentation('application/pdf', undefined, true)).toBe('pdf');
     expect(chooseRepresentation('application/json;q=0.5, image/png', undefined, true)).toBe('png');
     expect(chooseRepresentation('application/json, image/png;q=0.5', undefined, false)).toBe('json');
-    for (const [accept, ext, charts] of [['image/png', undefined, false], [undefined, 'png', false], [undefined, 'pdf', false], ['application/pdf', undefined, false], ['text/csv', undefined, true], ['text/csv', undefined, false]] as const) {
+    // the data paths also give CSV and ZIP downloads (DECISIONS.md "Real clients")
+    expect(chooseRepresentation('text/csv', undefined, true)).toBe('csv');
+    expect(chooseRepresentation('application/zip', undefined, true)).toBe('zip');
+    expect(chooseRepresentation('application/json', 'csv', true)).toBe('csv');
+    expect(chooseRepresentation('text/csv', 'zip', true)).toBe('zip');
+    for (const [accept, ext, charts] of [['image/png', undefined, false], [undefined, 'png', false], [undefined, 'pdf', false], ['application/pdf', undefined, false], ['text/csv', undefined, false], ['application/zip', undefined, false], ['text/html', undefined, true]] as const) {
       let e: unknown;
       try {
         chooseRepresentation(accept, ext, charts);
@@ -65,7 +74,7 @@ describe('paths', () => {
         e = x;
       }
       expect((e as HttpError).status).toBe(406);
-      if (accept !== 'text/csv') expect((e as HttpError).userMessage).toMatch(/rendered only from data paths/);
+      if (accept !== 'text/csv' && accept !== 'application/zip' && accept !== 'text/html') expect((e as HttpError).userMessage).toMatch(/rendered only from data paths/);
     }
   });
 });
