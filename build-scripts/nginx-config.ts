@@ -61,8 +61,25 @@ export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
   pdf: { type: 'application/pdf', utf8: false },
 };
 
-/** Types nginx compresses (static and proxied alike; clients that do not ask for gzip get the plain bytes). */
-const GZIP_TYPES = ['application/json', 'text/csv', 'text/plain', 'text/css', 'text/javascript', 'image/svg+xml'];
+/**
+ * Types nginx compresses (static and proxied alike; clients that do not ask for gzip get the plain bytes). The
+ * Timeseries API's JSON type is named with its charset: nginx compares the whole type it set from `types`.
+ */
+const GZIP_TYPES = ['application/json', TIMESERIES.jsonContentType, 'text/csv', 'text/plain', 'text/css', 'text/javascript', 'image/svg+xml'];
+
+/**
+ * A `types` block: every type of NGINX_TYPES, `json` as `jsonType`. The Timeseries API's location has its own,
+ * so its JSON files carry `; charset=UTF-8` as the endpoint writes it, while the radar API's stay bare
+ * (nginx's `charset` directive would write the name as the server's `charset utf-8` spells it).
+ */
+function typesBlock(jsonType: string, indent: string): string {
+  const byType = new Map<string, string[]>();
+  for (const [ext, t] of Object.entries(NGINX_TYPES)) {
+    const type = ext === 'json' ? jsonType : t.type;
+    byType.set(type, [...(byType.get(type) ?? []), ext]);
+  }
+  return `${indent}types {\n${[...byType].map(([type, exts]) => `${indent}  ${q(type)} ${exts.join(' ')};`).join('\n')}\n${indent}}`;
+}
 
 /** A double-quoted nginx string (backslash and double quote escaped). */
 function q(text: string): string {
@@ -161,9 +178,9 @@ function maps(): string {
  * One location that answers from the tree when `file` names a file there, else passes to the endpoint (by
  * `error_page 418`, hence `recursive_error_pages`: the endpoint's own 502/504 page must still apply).
  */
-function staticLocation(match: string, tryFiles: string, condition: string): string {
+function staticLocation(match: string, tryFiles: string, condition: string, extra = ''): string {
   return `    location ${match} {
-${commonHeaders(CACHE_CONTROL, '      ')}
+${extra}${commonHeaders(CACHE_CONTROL, '      ')}
       add_header Last-Modified "";
       recursive_error_pages on;
       error_page 418 = @endpoint;
@@ -206,11 +223,9 @@ export function nginxConfig(opts: NginxOptions): string {
     }),
   );
   const tooLarge = errorBody(new HttpError(413, `The request body is larger than ${maxBody} bytes`, { hints: ['Ask for fewer timeseries per request'] }));
-  const byType = new Map<string, string[]>();
-  for (const [ext, t] of Object.entries(NGINX_TYPES)) byType.set(t.type, [...(byType.get(t.type) ?? []), ext]);
   const badRequest = errorBody(new HttpError(400, 'The request target cannot be read', { hints: ['A path may not climb above the root (/../)', `A valid example: ${R}/`] }));
   const uriTooLong = JSON.stringify({ ...errorObject(new HttpError(414, 'The request target is longer than 32 KB', { hints: ['Ask for less in one request'] })), reason: 'URI Too Long' });
-  const types = [...byType].map(([type, exts]) => `    ${type} ${exts.join(' ')};`).join('\n');
+
   // text/html is in charset_types always (naming it again is a warning)
   const utf8Types = [...new Set(Object.values(NGINX_TYPES).filter((t) => t.utf8 && t.type !== 'text/html').map((t) => t.type))];
 
@@ -226,9 +241,7 @@ events {
 }
 
 http {
-  types {
-${types}
-  }
+${typesBlock(NGINX_TYPES['json']!.type, '  ')}
   default_type application/octet-stream;
   # "; charset=utf-8" on text files, as the endpoint writes it (its own answers already carry it: left as they are)
   charset utf-8;
@@ -250,7 +263,7 @@ ${types}
 
   # Compression of text (files and endpoint answers alike) for clients that ask for it
   gzip on;
-  gzip_types ${GZIP_TYPES.join(' ')};
+  gzip_types ${GZIP_TYPES.map(q).join(' ')};
   gzip_proxied any;
   gzip_vary on;
   gzip_min_length 256;
@@ -293,7 +306,7 @@ ${maps()}
       return 418;
     }
 ${staticLocation(`^~ ${R}/`, '$snap_radar_file', '$snap_radar_file = ""')}
-${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""')}
+${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n`)}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
 
     location @endpoint {

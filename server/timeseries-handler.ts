@@ -10,6 +10,7 @@ import { collectionParts, indexAnswer, itemAnswer, searchAnswer } from '../core/
 import type { Catalogue, CollectionName } from '../core/timeseries/catalogue.ts';
 import { chooseRepresentation, JSON_TYPE } from '../core/timeseries/charts.ts';
 import { answerData } from '../core/timeseries/data.ts';
+import { extrasOf } from '../core/timeseries/extras.ts';
 import { readGetData } from '../core/timeseries/data-request.ts';
 import { collectionIsStatic, itemIsStatic, readCollectionParams, readItemParams, readParam } from '../core/timeseries/params.ts';
 import { allowedMethods, matchTimeseriesPath, TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
@@ -104,6 +105,10 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
       if (isStatic && (await fromTree(request.expanded))) return;
       const body = await answerData(cat, fileSeriesSource(ts.series), request);
       return sendJsonBytes(req, res, body);
+    }
+    case 'extras': {
+      const k = idOf(cat, 'timeseries', route.id);
+      return sendText(req, res, 200, JSON_TYPE, JSON.stringify(extrasOf(cat, cat.timeseries[k]!, readParam(q, 'fields'))));
     }
     case 'postData':
       if (representation !== 'json') return handlePostChart(req, res, ts, options.renderer, representation, q);

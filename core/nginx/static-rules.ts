@@ -22,6 +22,7 @@ import { CONTENT_TYPE_VALUES, MEDIA_TYPES, RADAR_PARAM_NAMES, type Format } from
 import { RADAR_PREFIX } from '../radar/routes.ts';
 import { VARIANTS, variantFor } from '../radar/static-tree.ts';
 import { COLLECTIONS } from '../timeseries/catalogue.ts';
+import { JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
 import { OPTION_KEYS } from '../timeseries/data-request.ts';
 import { PARAM_NAMES } from '../timeseries/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../timeseries/routes.ts';
@@ -116,4 +117,6 @@ export const TIMESERIES = {
   /** The name of a pre-rendered chart (`lastWeek`, `lastWeek_with_legend`) as routes.ts reads it. */
   chartName: '[A-Za-z]+(?:_[A-Za-z0-9_-]+)?',
   jsonType: 'application/json',
+  /** The Content-Type of the API's JSON files (with its charset, as the endpoint sends them). */
+  jsonContentType: TIMESERIES_JSON_CONTENT_TYPE,
 };

@@ -56,6 +56,8 @@ function shape(r: TimeseriesRoute): Shape {
       return { content: json(itemSchema(r.collection, 'item')), errors: [400, 404, 406, 503], tag: r.collection };
     case 'getData':
       return { content: { ...json({ anyOf: DATA }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 503], tag: 'timeseries' };
+    case 'extras':
+      return { content: json(ref(S.extras)), errors: [400, 404, 406, 503], tag: 'timeseries' };
     case 'chart':
       return { content: { 'image/png': {} }, errors: [404, 406, 503], tag: 'timeseries' };
     case 'postData':
@@ -97,7 +99,7 @@ export function timeseriesPaths(): Record<string, unknown> {
   for (const route of TIMESERIES_ROUTES) {
     const r = routeKind(route);
     const s = shape(r);
-    const pathParams = [...('collection' in r && route.path.includes('{id}') ? [idParameter(r.collection)] : []), ...(r.kind === 'getData' || r.kind === 'chart' ? [idParameter('timeseries')] : [])];
+    const pathParams = [...('collection' in r && route.path.includes('{id}') ? [idParameter(r.collection)] : []), ...(r.kind === 'getData' || r.kind === 'chart' || r.kind === 'extras' ? [idParameter('timeseries')] : [])];
     if (r.kind === 'chart') pathParams.push(intervalParameter());
     const item = (paths[`${TIMESERIES_PREFIX}${route.path}`] ??= {});
     item['parameters'] = [...pathParams, ...timeseriesParameterRefs(route.query)];

@@ -14,12 +14,18 @@ import { negotiate } from '../http/media-types.ts';
 import type { PrerenderInterval } from '../snapshot/timeseries-config.ts';
 import type { PathExtension } from './routes.ts';
 
-export const JSON_TYPE = 'application/json';
+/** The JSON media type, as `Accept` and the docs name it. */
+const JSON_MEDIA = 'application/json';
+/**
+ * The Content-Type of every JSON answer of the Timeseries API (static files, live answers and errors alike),
+ * as 52°North's server writes it (DECISIONS.md "Real clients"). The radar API keeps a bare `application/json`.
+ */
+export const JSON_TYPE = 'application/json; charset=UTF-8';
 export const PNG_TYPE = 'image/png';
 export const PDF_TYPE = 'application/pdf';
 export type Representation = 'json' | 'png' | 'pdf';
 
-const BY_TYPE: Record<string, Representation> = { [JSON_TYPE]: 'json', [PNG_TYPE]: 'png', [PDF_TYPE]: 'pdf' };
+const BY_TYPE: Record<string, Representation> = { [JSON_MEDIA]: 'json', [PNG_TYPE]: 'png', [PDF_TYPE]: 'pdf' };
 export const MEDIA_TYPE: Record<Representation, string> = { json: JSON_TYPE, png: PNG_TYPE, pdf: PDF_TYPE };
 
 function chartsOnlyOnData(): HttpError {
@@ -27,7 +33,7 @@ function chartsOnlyOnData(): HttpError {
     hints: [
       'A chart of one timeseries: GET /api/v1/timeseries/{id}/getData.png (or .pdf for a report)',
       'A chart of several: POST /api/v1/timeseries/getData with Accept: image/png',
-      `This path produces: ${JSON_TYPE}`,
+      `This path produces: ${JSON_MEDIA}`,
     ],
   });
 }
@@ -38,7 +44,7 @@ export function chooseRepresentation(accept: string | undefined, extension: Path
     if (extension !== 'json' && !charts) throw chartsOnlyOnData();
     return extension;
   }
-  const producible = charts ? [JSON_TYPE, PNG_TYPE, PDF_TYPE] : [JSON_TYPE];
+  const producible = charts ? [JSON_MEDIA, PNG_TYPE, PDF_TYPE] : [JSON_MEDIA];
   try {
     return BY_TYPE[negotiate(accept, producible)]!;
   } catch (e) {

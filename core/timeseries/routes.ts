@@ -18,6 +18,8 @@ export type TimeseriesRoute =
   | { kind: 'item'; collection: CollectionName; id: string }
   | { kind: 'search' }
   | { kind: 'getData'; id: string }
+  /** `/timeseries/{id}/extras`: 52°North's extra metadata (license, status intervals, rendering hints). */
+  | { kind: 'extras'; id: string }
   | { kind: 'postData' }
   /** `/timeseries/{id}/{name}`: a pre-rendered chart; `interval` undefined when `name` is none of them. */
   | { kind: 'chart'; id: string; name: string; interval: PrerenderInterval | undefined; qualifier: string | undefined };
@@ -94,6 +96,12 @@ export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; descript
     description: 'Raw data of one timeseries (tvp or highchart); with Accept image/png or application/pdf (or .png, .pdf), a chart or report (style, legend, grid, width, height, locale, base64).',
     query: [...DATA_PARAMS, 'style', ...CHART_PARAMS],
   },
+  {
+    method: 'GET',
+    path: '/timeseries/{id}/extras',
+    description: 'Extra metadata of one timeseries, as 52°North v1.10.8: {license, statusIntervals, renderingHints}, each present when the series has it; fields selects some.',
+    query: ['fields'],
+  },
   { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart PNG (lastDay, lastWeek, lastMonth; with a configured chartQualifier: lastWeek_<qualifier>).', query: [] },
   {
     method: 'POST',
@@ -150,6 +158,7 @@ function routeOf(segs: string[]): TimeseriesRoute | undefined {
   }
   if (segs.length === 3 && collection === 'timeseries') {
     if (c === 'getData') return { kind: 'getData', id: b! };
+    if (c === 'extras') return { kind: 'extras', id: b! };
     const m = CHART_NAME.exec(c!);
     const interval = m && (PRERENDER_INTERVALS as readonly string[]).includes(m[1]!) ? (m[1] as PrerenderInterval) : undefined;
     return { kind: 'chart', id: b!, name: c!, interval, qualifier: interval ? m![2] : undefined };

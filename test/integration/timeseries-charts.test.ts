@@ -159,7 +159,7 @@ describe('bad input: status and the JSON error body', () => {
   async function error(path: string, status: number, init?: RequestInit) {
     const res = await fetch(`${s.url}${path}`, init);
     expect(res.status).toBe(status);
-    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
     return (await res.json()) as { statusCode: number; userMessage: string; hints?: string[] };
   }
 

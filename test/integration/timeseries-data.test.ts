@@ -39,7 +39,7 @@ async function observations(id: string, start: number, end: number): Promise<Val
 async function json<T = Json>(path: string): Promise<T> {
   const r = await get(s.url, path);
   expect(r.status, `${path}: ${r.text.slice(0, 300)}`).toBe(200);
-  expect(r.type).toBe('application/json');
+  expect(r.type).toBe('application/json; charset=UTF-8');
   return JSON.parse(r.text) as T;
 }
 
