@@ -100,13 +100,13 @@ function endpointAddress(endpoint: string): string {
 }
 
 /** The endpoint's common headers (server/http-cache.ts applyCommonHeaders), for answers nginx writes itself. */
-function commonHeaders(cacheControl: string, indent: string): string {
+function commonHeaders(cacheControl: string, indent: string, vary = 'Accept'): string {
   const h: [string, string][] = [
     ['Access-Control-Allow-Origin', '*'],
     ['Access-Control-Expose-Headers', 'Link, ETag, Content-Disposition'],
     ['X-Content-Type-Options', 'nosniff'],
     ...Object.entries(SECURITY_HEADERS),
-    ['Vary', 'Accept'],
+    ['Vary', vary],
     ['Cache-Control', cacheControl],
   ];
   return h.map(([k, v]) => `${indent}add_header ${k} ${q(v)} always;`).join('\n');
@@ -154,18 +154,21 @@ function maps(): string {
     ], ''),
     '',
     `  # ${T}: only expanded selects a file; a path extension .json wins over Accept; pre-rendered charts ignore both.`,
+    '  # Accept-Language localizes the labels of collections and resources: only English (the tree\'s labels) is a file.',
+    mapBlock('$http_accept_language', 'snap_ts_lang', [['', '1'], [`~*${TIMESERIES.defaultLanguages}`, '1']], '0'),
     mapBlock('$args', 'snap_ts_query', [['', '1'], [`~${queryOnlyOf(expandedTokens, TIMESERIES.knownParams)}`, '1']], '0'),
     mapBlock('$http_accept', 'snap_ts_accept', [['', 'json'], [`~${ACCEPT_ANY}`, 'json'], [`~*${acceptExactly(TIMESERIES.jsonType)}`, 'json']], 'x'),
     mapBlock('$snap_expanded', 'snap_ts_suffix', [['0', TIMESERIES.suffix(false)], ['1', TIMESERIES.suffix(true)]], ''),
-    mapBlock('$snap_ok:$snap_ts_query:$snap_ts_accept:$snap_ts_suffix:$uri', 'snap_ts_file', [
-      [`~^1:[^:]*:[^:]*:[^:]*:(${escapeRegex(T)}/timeseries/${TIMESERIES.id})/(?!getData(?:\\.png)?/?$)(${TIMESERIES.chartName})(?:\\.png)?/?$`, '$1/$2.png'],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/$`, `${T}/index$1`],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/${C}/?$`, `${T}/$2$1`],
-      [`~^1:1:[^:]*:${suffix}:${escapeRegex(T)}/${C}\\.json/?$`, `${T}/$2$1`],
-      [`~^1:1:json:[^:]*:${escapeRegex(T)}/${C}/${ID}/?$`, `${T}/$1/$2${tsBare}`],
-      [`~^1:1:[^:]*:[^:]*:${escapeRegex(T)}/${C}/${ID}\\.json/?$`, `${T}/$1/$2${tsBare}`],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData/?$`, `${T}/timeseries/$2/getData$1`],
-      [`~^1:1:[^:]*:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData\\.json/?$`, `${T}/timeseries/$2/getData$1`],
+    // the second field is $snap_ts_lang: 1 required where labels are served (collections, resources)
+    mapBlock('$snap_ok:$snap_ts_lang:$snap_ts_query:$snap_ts_accept:$snap_ts_suffix:$uri', 'snap_ts_file', [
+      [`~^1:[^:]*:[^:]*:[^:]*:[^:]*:(${escapeRegex(T)}/timeseries/${TIMESERIES.id})/(?!getData(?:\\.png)?/?$)(${TIMESERIES.chartName})(?:\\.png)?/?$`, '$1/$2.png'],
+      [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/$`, `${T}/index$1`],
+      [`~^1:1:1:json:${suffix}:${escapeRegex(T)}/${C}/?$`, `${T}/$2$1`],
+      [`~^1:1:1:[^:]*:${suffix}:${escapeRegex(T)}/${C}\\.json/?$`, `${T}/$2$1`],
+      [`~^1:1:1:json:[^:]*:${escapeRegex(T)}/${C}/${ID}/?$`, `${T}/$1/$2${tsBare}`],
+      [`~^1:1:1:[^:]*:[^:]*:${escapeRegex(T)}/${C}/${ID}\\.json/?$`, `${T}/$1/$2${tsBare}`],
+      [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData/?$`, `${T}/timeseries/$2/getData$1`],
+      [`~^1:[^:]*:1:[^:]*:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData\\.json/?$`, `${T}/timeseries/$2/getData$1`],
     ], ''),
     '',
     '  # The docs site: the path, else its index.html, else path.html (server/app.ts siteFile).',
@@ -178,9 +181,9 @@ function maps(): string {
  * One location that answers from the tree when `file` names a file there, else passes to the endpoint (by
  * `error_page 418`, hence `recursive_error_pages`: the endpoint's own 502/504 page must still apply).
  */
-function staticLocation(match: string, tryFiles: string, condition: string, extra = ''): string {
+function staticLocation(match: string, tryFiles: string, condition: string, extra = '', vary = 'Accept'): string {
   return `    location ${match} {
-${extra}${commonHeaders(CACHE_CONTROL, '      ')}
+${extra}${commonHeaders(CACHE_CONTROL, '      ', vary)}
       add_header Last-Modified "";
       recursive_error_pages on;
       error_page 418 = @endpoint;
@@ -306,7 +309,7 @@ ${maps()}
       return 418;
     }
 ${staticLocation(`^~ ${R}/`, '$snap_radar_file', '$snap_radar_file = ""')}
-${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n`)}
+${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n`, 'Accept, Accept-Language')}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
 
     location @endpoint {

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, HttpError } from '../core/http/errors.ts';
 import { JSON_TYPE as TIMESERIES_JSON_TYPE } from '../core/timeseries/charts.ts';
-import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
+import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
 import { forgetCaching } from './http-cache.ts';
 import { youngGarbage } from './young-garbage.ts';
 
@@ -28,8 +28,7 @@ export function sendError(req: IncomingMessage, res: ServerResponse, e: unknown)
 
 /** The Content-Type of a JSON error or redirect body: the Timeseries API's own (with its charset) on its paths. */
 function jsonTypeFor(req: IncomingMessage): string {
-  const path = (req.url ?? '').split('?')[0]!;
-  return path === TIMESERIES_PREFIX || path.startsWith(`${TIMESERIES_PREFIX}/`) ? TIMESERIES_JSON_TYPE : 'application/json';
+  return isTimeseriesTarget(req.url) ? TIMESERIES_JSON_TYPE : 'application/json';
 }
 
 export function redirect(req: IncomingMessage, res: ServerResponse, location: string): void {

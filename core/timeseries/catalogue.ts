@@ -8,6 +8,7 @@
  */
 import type { TimeseriesConfig } from '../snapshot/timeseries-config.ts';
 import { StationIndex } from './geo/station-index.ts';
+import { normaliseLocale } from './locale.ts';
 
 export const COLLECTIONS = ['services', 'categories', 'offerings', 'features', 'procedures', 'phenomena', 'stations', 'timeseries'] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
@@ -87,6 +88,8 @@ export interface Catalogue {
   stations: StationRec[];
   timeseries: SeriesRec[];
   refValues: RefValueRec[];
+  /** The locales labels are given in (normalised: `de`, `de_AT`), for `Accept-Language`. */
+  locales: ReadonlySet<string>;
   /** Position of every id, per collection. */
   ids: Record<CollectionName, ReadonlyMap<string, number>>;
   /** Timeseries indices per station, ascending (by id). */
@@ -226,6 +229,7 @@ export function makeCatalogue(rows: CatalogueRows, config: TimeseriesConfig, tak
     stations,
     timeseries,
     refValues,
+    locales: new Set(rows.labels.map((r) => normaliseLocale(str(r, 'locale'))).filter((l) => l !== undefined)),
     ids: { ...maps, timeseries: seriesIds },
     seriesOfStation,
     stationIndex: new StationIndex(

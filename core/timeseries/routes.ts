@@ -41,7 +41,7 @@ export const TIMESERIES_API = {
     'Read access to near-real-time sensor timeseries: stations, timeseries and the collections that organise them, raw data as JSON, ' +
     `charts as PNG and reports as PDF. Every path starts with ${TIMESERIES_PREFIX}; ${TIMESERIES_PREFIX} itself redirects (301) to ${TIMESERIES_PREFIX}/, ` +
     'and a path may end in / (same resource). A path ending in .json, .png or .pdf selects the media type like Accept and wins over it. ' +
-    'GET and HEAD on every path; POST (and an OPTIONS preflight) on /timeseries/getData only; any other method is 405. ' +
+    'GET and HEAD on every path but /timeseries/getData, which answers POST; OPTIONS (the CORS preflight, 204) on every path; any other method is 405. ' +
     'Unknown query parameters are ignored; of a repeated one the first value counts. Every "now" is the instant the snapshot was taken.',
 };
 
@@ -111,6 +111,12 @@ export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; descript
   },
 ];
 
+/** Whether a request target (`/api/v1/stations?x=1`) is on the API's paths. */
+export function isTimeseriesTarget(target: string | undefined): boolean {
+  const path = (target ?? '').split('?')[0]!;
+  return path === TIMESERIES_PREFIX || path.startsWith(`${TIMESERIES_PREFIX}/`);
+}
+
 function segment(raw: string): string | undefined {
   try {
     return decodeURIComponent(raw);
@@ -166,7 +172,7 @@ function routeOf(segs: string[]): TimeseriesRoute | undefined {
   return undefined;
 }
 
-/** The methods a route answers (HEAD with GET). */
+/** The methods a route answers (HEAD with GET; OPTIONS, the CORS preflight, everywhere). */
 export function allowedMethods(route: TimeseriesRoute): string[] {
-  return route.kind === 'postData' ? ['POST', 'OPTIONS'] : ['GET', 'HEAD'];
+  return route.kind === 'postData' ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'OPTIONS'];
 }

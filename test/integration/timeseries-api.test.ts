@@ -230,6 +230,34 @@ describe('locales', () => {
     const ts = await json<Json>(`${P}/timeseries/ts_koeln_rhein_water_level?locale=de`);
     expect([ts['label'], ts['station']['properties']['label'], ts['refValues'][0]['label']]).toEqual(['Wasserstand@Köln (Rhein)', 'Köln (Rhein)', 'Meldestufe 1']);
   });
+
+  test('Accept-Language selects the locale when locale is absent (quality values; English or unknown: the default labels)', async () => {
+    const text = async (path: string, language?: string) => {
+      const r = await get(s.url, path, language === undefined ? {} : { 'accept-language': language });
+      expect(r.status, `${path} ${language}`).toBe(200);
+      expect(r.headers.get('vary')).toBe('Accept, Accept-Language');
+      return r.text;
+    };
+    for (const path of [`${P}/phenomena`, `${P}/stations?expanded=true`, `${P}/timeseries/ts_koeln_rhein_water_level`, `${P}/timeseries.json`, `${P}/search?q=rhein`]) {
+      const sep = path.includes('?') ? '&' : '?';
+      const [plain, de, nl] = await Promise.all([text(path), text(`${path}${sep}locale=de`), text(`${path}${sep}locale=nl`)]);
+      expect(de).not.toBe(plain);
+      for (const h of ['de', 'de-DE', 'DE-de, en;q=0.5', 'fr, de;q=0.8, en;q=0.7', 'en;q=0.2, de;q=0.9', 'de-LU', 'zh-Hant-TW, de-CH;q=0.1']) expect(await text(path, h), `${path} ${h}`).toBe(de);
+      expect(await text(path, 'nl-NL,nl;q=0.9')).toBe(nl);
+      for (const h of ['en', 'en-US,en;q=0.9,de;q=0.8', 'fr', '*', 'de;q=0', 'x-klingon, 12', ';;,', 'de;q=abc']) expect(await text(path, h), `${path} ${h}`).toBe(plain);
+      expect(await text(`${path}${sep}locale=nl`, 'de')).toBe(nl);
+    }
+    // the index (the API's own texts) and data have no labels: the header changes nothing
+    expect(await text(`${P}/`, 'de')).toBe(await text(`${P}/`));
+    expect(await text(`${P}/timeseries/ts_koeln_pm10/getData`, 'de')).toBe(await text(`${P}/timeseries/ts_koeln_pm10/getData`));
+    // a tree file by its own name stays that file
+    expect(await text(`${P}/stations.expanded.json`, 'de')).toBe(await text(`${P}/stations?expanded=true`));
+    // the ETag differs by language, so a cache never serves one language's answer for another
+    const [a, b] = await Promise.all([get(s.url, `${P}/phenomena`), get(s.url, `${P}/phenomena`, { 'accept-language': 'de' })]);
+    expect(a.headers.get('etag')).not.toBe(b.headers.get('etag'));
+    expect((await get(s.url, `${P}/phenomena`, { 'accept-language': 'nl', 'if-none-match': b.headers.get('etag')! })).status).toBe(200);
+    expect((await get(s.url, `${P}/phenomena`, { 'accept-language': 'de', 'if-none-match': b.headers.get('etag')! })).status).toBe(304);
+  });
 });
 
 describe('search', () => {
@@ -381,7 +409,7 @@ describe('bad input: status and the JSON error body', () => {
     }
     const res = await fetch(`${s.url}${P}/stations`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(await res.json()).toMatchObject({ statusCode: 405 });
   });
 

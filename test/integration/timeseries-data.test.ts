@@ -207,6 +207,7 @@ describe('POST getData', () => {
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(/\bContent-Type\b/);
     const put = await fetch(`${s.url}${P}/timeseries/getData`, { method: 'PUT', body: '{}' });
     expect([put.status, put.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
   });
