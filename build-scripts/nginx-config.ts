@@ -170,6 +170,8 @@ function maps(): string {
       [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData/?$`, `${T}/timeseries/$2/getData$1`],
       [`~^1:[^:]*:1:[^:]*:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData\\.json/?$`, `${T}/timeseries/$2/getData$1`],
     ], ''),
+    '  # A pre-rendered chart is a download named after its series and chart (core/timeseries/charts.ts prerenderedFileName)',
+    mapBlock('$snap_ts_file', 'snap_ts_disposition', [[`~^${escapeRegex(T)}/timeseries/(${TIMESERIES.id})/(${TIMESERIES.chartName})\\.png$`, TIMESERIES.chartDisposition('$1', '$2')]], ''),
     '',
     '  # The docs site: the path, else its index.html, else path.html (server/app.ts siteFile).',
     mapBlock('$uri', 'snap_site_file', [['~/$', '${uri}index.html']], '$uri'),
@@ -309,7 +311,7 @@ ${maps()}
       return 418;
     }
 ${staticLocation(`^~ ${R}/`, '$snap_radar_file', '$snap_radar_file = ""')}
-${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n`, 'Accept, Accept-Language')}
+${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      add_header Content-Disposition $snap_ts_disposition always;\n`, 'Accept, Accept-Language')}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
 
     location @endpoint {

@@ -26,7 +26,7 @@ import { RADAR_PREFIX } from '../radar/routes.ts';
 import { VARIANTS, variantFor } from '../radar/static-tree.ts';
 import { COLLECTIONS } from '../timeseries/catalogue.ts';
 import { DEFAULT_LOCALE_TAG } from '../timeseries/locale.ts';
-import { JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
+import { attachment, JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
 import { OPTION_KEYS } from '../timeseries/data-request.ts';
 import { PARAM_NAMES } from '../timeseries/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../timeseries/routes.ts';
@@ -121,6 +121,11 @@ export const TIMESERIES = {
   /** The name of a pre-rendered chart (`lastWeek`, `lastWeek_with_legend`) as routes.ts reads it. */
   chartName: '[A-Za-z]+(?:_[A-Za-z0-9_-]+)?',
   jsonType: 'application/json',
+  /** Content-Disposition of a pre-rendered chart, from the id and chart name (nginx captures: `$1`, `$2`). */
+  chartDisposition(id: string, chart: string): string {
+    const [before, after] = attachment('\0').split('\0') as [string, string];
+    return `${before}${id}_${chart}.png${after}`;
+  },
   /** An `Accept-Language` header (case-insensitive pattern) that selects the default labels at any provider: only English and `*` ranges. */
   defaultLanguages: (() => {
     const range = `(?:${escapeRegex(DEFAULT_LOCALE_TAG)}(?:[-_][A-Za-z0-9]{1,8})*|\\*)(?:\\s*;\\s*q\\s*=\\s*[0-9.]{1,5})?`;

@@ -33,7 +33,10 @@ function itemSchema(c: CollectionName, view: 'list' | 'item'): JsonSchema {
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const CHARTS = { 'image/png': {}, 'application/pdf': {} };
-const CHART_HEADERS = { 'Content-Disposition': { description: 'inline; filename="<id>.<png|pdf>" (timeseries.<png|pdf> for several series).', schema: { type: 'string' } } };
+const CHART_HEADERS = {
+  'Content-Disposition': { description: 'attachment; filename="<ids>_<start>_<end>.<png|pdf>": the series ids (three, then _and_<n>_more) and the timespan in UTC (20240108T000000Z).', schema: { type: 'string' } },
+};
+const PRERENDERED_HEADERS = { 'Content-Disposition': { description: 'attachment; filename="<id>_<interval>[_<qualifier>].png".', schema: { type: 'string' } } };
 const LINK_HEADER = { Link: { description: 'Paging links (RFC 5988): self, first, last, prev, next; sent when offset or limit is given.', schema: { type: 'string' } } };
 
 interface Shape {
@@ -59,7 +62,7 @@ function shape(r: TimeseriesRoute): Shape {
     case 'extras':
       return { content: json(ref(S.extras)), errors: [400, 404, 406, 503], tag: 'timeseries' };
     case 'chart':
-      return { content: { 'image/png': {} }, errors: [404, 406, 503], tag: 'timeseries' };
+      return { content: { 'image/png': {} }, headers: PRERENDERED_HEADERS, errors: [404, 406, 503], tag: 'timeseries' };
     case 'postData':
       return { content: { ...json({ anyOf: [ref(S.allTimeseries), { type: 'array', items: ref(S.highchart) }] }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 413, 503], tag: 'timeseries' };
   }

@@ -53,6 +53,38 @@ export function chooseRepresentation(accept: string | undefined, extension: Path
   }
 }
 
+/** A file name of ASCII letters, digits, `.`, `_` and `-` only (anything else becomes `_`). */
+function asciiName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
+/** An instant for a file name: ISO 8601 basic format to the second, UTC (`20240108T000000Z`). */
+function instantName(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+}
+
+/** Series named in a chart's file name; more are counted (`ts_a_ts_b_ts_c_and_7_more`). */
+const NAMED_SERIES = 3;
+
+/**
+ * The file name of a chart rendered on demand: the series ids (the first three, then how many more) and the
+ * timespan, `ts_koeln_rhein_water_level_20240101T000000Z_20240108T000000Z.png`.
+ */
+export function chartFileName(ids: readonly string[], span: { start: number; end: number }, kind: 'png' | 'pdf'): string {
+  const named = ids.slice(0, NAMED_SERIES).join('_') + (ids.length > NAMED_SERIES ? `_and_${ids.length - NAMED_SERIES}_more` : '');
+  return asciiName(`${named}_${instantName(span.start)}_${instantName(span.end)}.${kind}`);
+}
+
+/** The file name of a pre-rendered chart: the series id and the chart's name, `ts_x_lastWeek.png`, `ts_x_lastWeek_with_legend.png`. */
+export function prerenderedFileName(id: string, interval: PrerenderInterval, qualifier?: string): string {
+  return asciiName(`${id}_${interval}${qualifier ? `_${qualifier}` : ''}.png`);
+}
+
+/** `Content-Disposition` of a chart: a download with its file name (DECISIONS.md "Real clients"). */
+export function attachment(fileName: string): string {
+  return `attachment; filename="${fileName}"`;
+}
+
 /** The static tree's file of a pre-rendered chart (relative to the site root). */
 export function prerenderedFile(id: string, interval: PrerenderInterval, qualifier?: string): string {
   return `api/v1/timeseries/${encodeURIComponent(id)}/${interval}${qualifier ? `_${qualifier}` : ''}.png`;
