@@ -151,7 +151,19 @@ function maps(): string {
       [`~^1:[^:]*:[^:]*:(${escapeRegex(R)}/[A-Za-z0-9_.~/-]*\\.(?:${RADAR.treeFileSuffixes.join('|')}))$`, '$1'],
       [`~^1:1:${suffix}:${escapeRegex(R)}/$`, `${R}/index$1`],
       [`~^1:1:${suffix}:(${RADAR.apiPath})$`, '$2$1'],
+      // the same files under an alias prefix, except those holding links (the index, HTML pages): the endpoint makes them
+      ...RADAR.aliases.flatMap((A): [string, string][] => {
+        const index = RADAR.indexFiles().map((f) => escapeRegex(f.slice(1))).join('|');
+        const links = RADAR.linkSuffixes();
+        const plain = RADAR.treeFileSuffixes.filter((x) => !links.includes(`.${x}`));
+        return [
+          [`~^1:[^:]*:[^:]*:${escapeRegex(A)}(/(?!(?:${index})$)[A-Za-z0-9_.~/-]*\\.(?:${plain.join('|')}))$`, `${R}$1`],
+          [`~^1:1:(?!(?:${links.map(escapeRegex).join('|')}):)${suffix}:${escapeRegex(A)}((?:/[A-Za-z0-9_-]+)+)$`, `${R}$2$1`],
+        ];
+      }),
     ], ''),
+    '  # a download (CSV, checksum report) from the tree is offered under its file\'s name (core/radar/download-name.ts)',
+    mapBlock('$snap_radar_file', 'snap_radar_download', RADAR.downloadRules().map(([re, header]) => [`~${re}`, header]), ''),
     '',
     `  # ${T}: only expanded selects a file; a path extension .json wins over Accept; pre-rendered charts ignore both.`,
     '  # Accept-Language localizes the labels of collections and resources: only English (the tree\'s labels) is a file.',
@@ -183,10 +195,10 @@ function maps(): string {
  * One location that answers from the tree when `file` names a file there, else passes to the endpoint (by
  * `error_page 418`, hence `recursive_error_pages`: the endpoint's own 502/504 page must still apply).
  */
-function staticLocation(match: string, tryFiles: string, condition: string, extra = '', vary = 'Accept'): string {
+function staticLocation(match: string, tryFiles: string, condition: string, extraHeaders = '', vary = 'Accept'): string {
   return `    location ${match} {
-${extra}${commonHeaders(CACHE_CONTROL, '      ', vary)}
-      add_header Last-Modified "";
+${commonHeaders(CACHE_CONTROL, '      ', vary)}
+${extraHeaders}      add_header Last-Modified "";
       recursive_error_pages on;
       error_page 418 = @endpoint;
       error_page 413 = @too_large;
@@ -300,18 +312,18 @@ ${maps()}
     error_page 414 ${NGINX_ERRORS}/414;
 
     # The bare prefixes redirect (the endpoint writes the 301)
-    location = ${R} {
+${[R, ...RADAR.aliases].map((P) => `    location = ${P} {
       recursive_error_pages on;
       error_page 418 = @endpoint;
       return 418;
     }
-    location = ${T} {
+`).join('')}    location = ${T} {
       recursive_error_pages on;
       error_page 418 = @endpoint;
       return 418;
     }
-${staticLocation(`^~ ${R}/`, '$snap_radar_file', '$snap_radar_file = ""')}
-${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      add_header Content-Disposition $snap_ts_disposition always;\n`, 'Accept, Accept-Language')}
+${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
+${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      # (not sent when empty: only pre-rendered charts are downloads)\n      add_header Content-Disposition $snap_ts_disposition;\n`, 'Accept, Accept-Language')}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
 
     location @endpoint {

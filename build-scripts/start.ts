@@ -41,7 +41,7 @@ try {
   }
   const s = await serve({ build: values.out, port: Number(values.port), host: values.host });
   console.error(`snapcat serving ${s.build.manifest.name} on ${s.url}`);
-  console.error(`  radar catalogue API: ${s.url}/radarnet/mirror/v3/`);
+  console.error(`  radar catalogue API: ${s.url}/radarnet/mirror/v3/ (and ${s.url}/superdarn/mirror/v3/, the path BAS scripts call)`);
   if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/`);
   const stop = () => void s.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { errorBody, HttpError, notFound, reasonPhrase } from '../core/http/errors.ts';
-import { RADAR_PREFIX } from '../core/radar/routes.ts';
+import { RADAR_PREFIX, radarPrefixOf } from '../core/radar/routes.ts';
 import { handleRadar } from './radar-handler.ts';
 import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { preflightHeaders, READ_METHODS } from '../core/http/cors.ts';
@@ -112,7 +112,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: READ_METHODS.join(', ') } });
   }
-  if (url.pathname === RADAR_PREFIX || url.pathname.startsWith(`${RADAR_PREFIX}/`)) return handleRadar(req, res, url, build, options.liveOnly ?? false);
+  const radarPrefix = radarPrefixOf(url.pathname);
+  if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix);
   const file = await siteFile(build, url.pathname);
   if (file && (await trySendFile(req, res, file, SITE_TYPES[extname(file)] ?? 'application/octet-stream'))) return;
   throw notFound(`No such path: ${url.pathname}`, [`The radar catalogue starts at ${RADAR_PREFIX}/`]);

@@ -127,7 +127,7 @@ if (import.meta.main) {
     const s = await serve({ build: values.build, port: Number(values.port), host: values.host, ...(queryTimeoutMs ? { queryTimeoutMs } : {}), ...(duckdbThreads ? { duckdbThreads } : {}) });
     console.error(`snapcat serving ${s.build.manifest.name} (taken at ${s.build.manifest.taken_at}) on ${s.url}${cluster.isWorker ? ` (worker ${process.pid})` : ''}`);
     if (!cluster.isWorker || cluster.worker?.id === 1) {
-      console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/`);
+      console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/ (and ${s.url}/superdarn/mirror/v3/, the path BAS scripts call)`);
       if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/`);
     }
     const stop = () => void s.close().then(() => process.exit(0));

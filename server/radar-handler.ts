@@ -1,17 +1,23 @@
-/** Answers `/radarnet/mirror/v3/...`: the static file where one holds the answer, else a live DuckDB query. */
+/**
+ * Answers `/radarnet/mirror/v3/...` and the same API under `/superdarn/mirror/v3/...` (BAS_PREFIX): the static file
+ * where one holds the answer, else a live DuckDB query. The tree is written under the spec's prefix; a request under
+ * the alias reads the same files, but gets the index and HTML pages (whose links name a prefix) made for its prefix.
+ */
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { negotiate } from '../core/http/media-types.ts';
 import { bodyFrame } from '../core/radar/bodies.ts';
+import { contentDisposition, downloadName } from '../core/radar/download-name.ts';
 import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
 import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
 import { isBulk, likelySmall, recordQuery, WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
-import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarRoute } from '../core/radar/routes.ts';
-import { staticFile, variantFor } from '../core/radar/static-tree.ts';
+import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarPrefix, type RadarRoute } from '../core/radar/routes.ts';
+import { holdsPrefix, staticFile, treeFileRequest, variantFor } from '../core/radar/static-tree.ts';
 import { materializedJoinedBytes, streamJoinedBytes } from '../lib/duckdb.ts';
 import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
@@ -27,14 +33,14 @@ const FORMAT_OF_MEDIA = Object.fromEntries(Object.entries(MEDIA_TYPES).map(([f, 
 
 const INT64_MAX = 9223372036854775807n;
 
-function parseId(raw: string): bigint | 'absent' {
+function parseId(raw: string, prefix: RadarPrefix): bigint | 'absent' {
   let text: string;
   try {
     text = decodeURIComponent(raw);
   } catch {
     text = raw;
   }
-  if (!/^-?\d+$/.test(text)) throw badParameter(':id', `must be an integer, not '${text}'`, `${RADAR_PREFIX}/files/1`);
+  if (!/^-?\d+$/.test(text)) throw badParameter(':id', `must be an integer, not '${text}'`, `${prefix}/files/1`);
   const id = BigInt(text);
   return id < 0n || id > INT64_MAX ? 'absent' : id;
 }
@@ -52,8 +58,8 @@ function chooseFormat(req: IncomingMessage, route: RadarRoute, contentType: Form
   return FORMAT_OF_MEDIA[negotiate(req.headers.accept, formats.map((f) => MEDIA_TYPES[f]))]!;
 }
 
-function notFoundFor(route: RadarRoute, apiPath: string): HttpError {
-  return notFound(`No record at ${apiPath}`, [`The collection ${RADAR_PREFIX}${route.path.slice(0, -'/:id'.length)} lists the ids there are`]);
+function notFoundFor(route: RadarRoute, apiPath: string, prefix: RadarPrefix): HttpError {
+  return notFound(`No record at ${apiPath}`, [`The collection ${prefix}${route.path.slice(0, -'/:id'.length)} lists the ids there are`]);
 }
 
 const TREE_FILE = /\.(json|csv|sha1|html)$/;
@@ -61,35 +67,57 @@ const TREE_FILE = /\.(json|csv|sha1|html)$/;
 /**
  * A request naming a file of the static tree itself (`/radarnet/mirror/v3/radars/6.json`, as a static host
  * serves it, whatever the query, and the docs site links it): that file. No API path ends in these suffixes.
+ * Under BAS_PREFIX the file of the same name under the spec's prefix, but a file holding links (the index, an
+ * HTML page) is made again with links under BAS_PREFIX.
  */
-async function sendTreeFile(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild): Promise<boolean> {
-  const m = TREE_FILE.exec(url.pathname);
-  const file = m && treeFilePath(build.site, url.pathname);
+async function sendTreeFile(req: IncomingMessage, res: ServerResponse, rest: string, build: ServedBuild, prefix: RadarPrefix): Promise<boolean> {
+  const m = TREE_FILE.exec(rest);
+  const file = m && treeFilePath(build.site, `${RADAR_PREFIX}${rest}`);
   if (!m || !file) return false;
+  // the name as decoded (`%36.csv` is `6.csv`), after the prefix
+  const root = join(build.site, RADAR_PREFIX);
+  const named = file.startsWith(`${root}/`) ? treeFileRequest(file.slice(root.length)) : undefined;
+  if (prefix !== RADAR_PREFIX && named && holdsPrefix(named)) {
+    const route = matchRadarRoute(named.path)?.route;
+    if (!route || !(await stat(file).then((st) => st.isFile(), () => false))) return false;
+    const html = named.variant.format === 'html';
+    sendText(req, res, 200, CONTENT_TYPES[named.variant.format], html ? routeDocPage(route, prefix) : JSON.stringify(indexDocument(prefix)));
+    return true;
+  }
+  const name = named && downloadName(named.path, named.variant);
   const type = { json: 'application/json', csv: CONTENT_TYPES.csv, sha1: CONTENT_TYPES.checksum, html: CONTENT_TYPES.html }[m[1] as 'json'];
-  return trySendFile(req, res, file, type);
+  return trySendFile(req, res, file, type, downloadHeaders(name));
 }
 
-export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false): Promise<void> {
-  const rest = url.pathname.slice(RADAR_PREFIX.length);
-  if (rest === '') return redirect(req, res, `${RADAR_PREFIX}/${url.search}`);
-  if (!liveOnly && (await sendTreeFile(req, res, url, build))) return;
+/** Content-Disposition of a download (CSV, checksum report; download-name.ts), none for other answers. */
+function downloadHeaders(name: string | undefined): Record<string, string> {
+  return name === undefined ? {} : { 'Content-Disposition': contentDisposition(name) };
+}
+
+/** `prefix`: the one the request came in on (radarPrefixOf); links the answer writes follow it. */
+export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false, prefix: RadarPrefix = RADAR_PREFIX): Promise<void> {
+  const rest = url.pathname.slice(prefix.length);
+  if (rest === '') return redirect(req, res, `${prefix}/${url.search}`);
+  if (!liveOnly && (await sendTreeFile(req, res, rest, build, prefix))) return;
   const match = matchRadarRoute(rest);
   if (!match) {
-    throw notFound(`No such path: ${url.pathname}`, [`The index ${RADAR_PREFIX}/ lists every path`, ...(rest.endsWith('/') && matchRadarRoute(rest.slice(0, -1)) ? [`Without the trailing slash: ${RADAR_PREFIX}${rest.slice(0, -1)}`] : [])]);
+    throw notFound(`No such path: ${url.pathname}`, [`The index ${prefix}/ lists every path`, ...(rest.endsWith('/') && matchRadarRoute(rest.slice(0, -1)) ? [`Without the trailing slash: ${prefix}${rest.slice(0, -1)}`] : [])]);
   }
   const { route } = match;
   const params = parseRadarParams(url.searchParams);
   const format = chooseFormat(req, route, params.contentType);
-  const id = match.id === undefined ? undefined : parseId(match.id);
-  const apiPath = `${RADAR_PREFIX}${rest}`;
-  if (id === 'absent') throw notFoundFor(route, apiPath);
-  if (format === 'html') return sendText(req, res, 200, CONTENT_TYPES.html, routeDocPage(route));
-  if (route.shape === 'index') return sendText(req, res, 200, CONTENT_TYPES.json, JSON.stringify(indexDocument()));
+  const id = match.id === undefined ? undefined : parseId(match.id, prefix);
+  const apiPath = `${prefix}${rest}`;
+  if (id === 'absent') throw notFoundFor(route, apiPath, prefix);
+  if (format === 'html') return sendText(req, res, 200, CONTENT_TYPES.html, routeDocPage(route, prefix));
+  if (route.shape === 'index') return sendText(req, res, 200, CONTENT_TYPES.json, JSON.stringify(indexDocument(prefix)));
+  const variant = variantFor(format, params.expanded);
+  const download = downloadHeaders(downloadName(id === undefined ? rest : `${route.path.slice(0, -':id'.length)}${id}`, variant, params));
 
   if (!liveOnly && !needsLiveQuery(params)) {
-    const file = join(build.site, staticFile(apiPath, variantFor(format, params.expanded)));
-    if (await trySendFile(req, res, file, CONTENT_TYPES[format])) return;
+    // the tree is written under the spec's prefix, whichever the request came in on
+    const file = join(build.site, staticFile(`${RADAR_PREFIX}${rest}`, variant));
+    if (await trySendFile(req, res, file, CONTENT_TYPES[format], download)) return;
   }
   if (!build.radar) throw new HttpError(503, 'This build has no radar catalogue database', { hints: ['Build a snapshot that declares radarnet-mirror-v3'] });
   const radar = build.radar;
@@ -101,8 +129,8 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   const resident = radar.resident[resource.name];
   if (residentCanAnswer(resident, route, recordFormat, params.expanded, params)) {
     const rows = residentRows(resident, params, id, radar.facts.maxDurationMs[resource.name] ?? 0);
-    if (id !== undefined && rows.length === 0) throw notFoundFor(route, apiPath);
-    return sendBytes(req, res, CONTENT_TYPES[format], residentBody(resident.texts[residentVariant(recordFormat, params.expanded)]!, rows, frame));
+    if (id !== undefined && rows.length === 0) throw notFoundFor(route, apiPath, prefix);
+    return sendBytes(req, res, CONTENT_TYPES[format], residentBody(resident.texts[residentVariant(recordFormat, params.expanded)]!, rows, frame), 200, download);
   }
 
   const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
@@ -110,10 +138,10 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
     const whole = likelySmall(params, id) ? await materializedJoinedBytes(conn, q, WHOLE_MAX_ROWS, frame.separator, frame.terminator) : undefined;
     const batches = (whole ? (async function* () { yield* whole; })() : streamJoinedBytes(conn, q, frame.separator, frame.terminator))[Symbol.asyncIterator]();
     const first = await batches.next();
-    if (id !== undefined && (first.done || first.value.rows === 0)) throw notFoundFor(route, apiPath);
+    if (id !== undefined && (first.done || first.value.rows === 0)) throw notFoundFor(route, apiPath, prefix);
     // The answer begins: from here the client's pace, not the query's, sets the time (writePieces drops a stalled client).
     answering();
-    res.writeHead(200, { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format] });
+    res.writeHead(200, { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format], ...download });
     if (req.method === 'HEAD') {
       res.end();
       await batches.return?.(undefined);

@@ -1,11 +1,12 @@
 /**
  * Stage 4b of snapshot validation: uniqueness of keys and `unique` columns
- * (one GROUP BY ... HAVING count(*) > 1 each) and references between tables
+ * (one GROUP BY ... HAVING count(*) > 1 each, in passes for a table too big for one: key-passes.ts) and references between tables
  * (one anti-join each). Only the first offending value or row is read back.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { keyColumns, type ColumnSpec } from '../../core/snapshot/table-schema.ts';
 import type { OpenedTable } from './files.ts';
+import { keyPasses, type KeyPass } from './key-passes.ts';
 import { detailOf, fetchRowDetails, rowPlace } from './row-details.ts';
 import { ROW, asText, describeDuplicateRows, ident, moreRows, num, rows, scan, scanParam, shortError, showValue } from './sql.ts';
 
@@ -20,26 +21,37 @@ function uniqueSets(table: OpenedTable): ColumnSpec[][] {
   return sets;
 }
 
-/** The first duplicated value (in file order) of one column set, or null. */
+/** The first duplicated value (in file order) of one column set, or null. Big tables are checked in passes (key-passes.ts). */
 async function firstDuplicate(conn: DuckDBConnection, table: OpenedTable, columns: ColumnSpec[]): Promise<string | null> {
   const cols = columns.map((c) => ident(c.name));
   const notNull = cols.map((c) => `${c} IS NOT NULL`).join(' AND ');
-  // Cheap existence test first; rows are located only when there is a duplicate.
-  const any = await rows(
-    conn,
-    `SELECT 1 FROM ${scan(table, 1, false)} WHERE ${notNull} GROUP BY ${cols.join(', ')} HAVING count(*) > 1 LIMIT 1`,
-    [scanParam(table)],
-  );
-  if (any.length === 0) return null;
+  // Cheap existence test first, pass by pass; rows are located only in the passes that hold a duplicate.
+  const found: KeyPass[] = [];
+  for (const pass of await keyPasses(conn, table, columns, notNull)) {
+    const any = await rows(
+      conn,
+      `SELECT 1 FROM ${scan(table, 1, false)} WHERE ${notNull} AND (${pass.where}) GROUP BY ${cols.join(', ')} HAVING count(*) > 1 LIMIT 1`,
+      [scanParam(table), ...pass.params],
+    );
+    if (any.length > 0) found.push(pass);
+  }
+  if (found.length === 0) return null;
   const shown = columns.map((c, i) => `${asText(c)} AS ${ident(`v${i}`)}`).join(', ');
-  const sql = `SELECT ${shown}, count(*) AS n, min(${ROW}) AS first, max(${ROW}) AS last, count(*) OVER () AS groups
+  let dup: Record<string, unknown> | undefined;
+  let groups = 0;
+  for (const pass of found) {
+    const sql = `SELECT ${shown}, count(*) AS n, min(${ROW}) AS first, max(${ROW}) AS last, count(*) OVER () AS groups
 FROM ${scan(table)}
-WHERE ${notNull}
+WHERE ${notNull} AND (${pass.where})
 GROUP BY ${cols.join(', ')}
 HAVING count(*) > 1
 ORDER BY first
 LIMIT 1`;
-  const [dup] = await rows(conn, sql, [scanParam(table)]);
+    const [row] = await rows(conn, sql, [scanParam(table), ...pass.params]);
+    if (row === undefined) continue;
+    groups += num(row.groups) ?? 1;
+    if (dup === undefined || (num(row.first) ?? 0) < (num(dup.first) ?? 0)) dup = row;
+  }
   if (dup === undefined) return null;
   const values = columns.map((c, i) => showValue(dup[`v${i}`] ?? null, c.kind));
   const first = rowPlace(table, num(dup.first) ?? 0);
@@ -48,7 +60,7 @@ LIMIT 1`;
     columns.length === 1
       ? `${columns[0]?.name} ${values[0]}`
       : `key (${columns.map((c, i) => `${c.name}=${values[i]}`).join(', ')})`;
-  const others = (num(dup.groups) ?? 1) - 1;
+  const others = Math.max(1, groups) - 1;
   const more = others === 0 ? '' : ` (and ${others} more duplicated ${others === 1 ? 'value' : 'values'})`;
   return `${table.label}: duplicate ${what} (${describeDuplicateRows(num(dup.n) ?? 2, first, last)})${more}`;
 }

@@ -21,6 +21,9 @@ interface RowCheck {
   what: string;
 }
 
+/** The characters a single-line text column refuses, as an RE2 class (DuckDB strings take the backslashes as they are). */
+const CONTROL_CHARACTERS = '[\\x00-\\x1f\\x7f]';
+
 export function rowChecks(table: OpenedTable): RowCheck[] {
   const checks: RowCheck[] = [];
   const at = (column: ColumnSpec, row: RowDetail) => `${table.label}: column \`${column.name}\` ${row.label}`;
@@ -41,6 +44,23 @@ export function rowChecks(table: OpenedTable): RowCheck[] {
         column,
         what: `pattern of \`${column.name}\``,
         message: (row) => `${at(column, row)}: ${value(column, row)} does not match ${column.pattern}`,
+      });
+    }
+    // NUL in any text; control characters in names, paths, codes and labels (one line each: checksum reports, CSV).
+    // A reference holds only values of the column it names, checked there: no scan of a big table's foreign keys.
+    if (column.singleLine) {
+      checks.push({
+        bad: `regexp_matches(${col}, ${literal(CONTROL_CHARACTERS)})`,
+        column,
+        what: `control characters in \`${column.name}\``,
+        message: (row) => `${at(column, row)}: ${value(column, row)} holds a control character (U+0000-U+001F, U+007F), not allowed in a name, path, code or label`,
+      });
+    } else if ((column.kind === 'text' || column.kind === 'json') && column.references === undefined) {
+      checks.push({
+        bad: `contains(${col}, chr(0))`,
+        column,
+        what: `NUL in \`${column.name}\``,
+        message: (row) => `${at(column, row)}: ${value(column, row)} holds a NUL character`,
       });
     }
     if (column.kind === 'json') {

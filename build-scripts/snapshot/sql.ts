@@ -100,7 +100,8 @@ export function showValue(value: unknown, kind: ColumnKind): string {
   if (value === null || value === undefined) return 'NULL';
   const text = String(value);
   if (!isTextual(kind)) return truncate(text);
-  return JSON.stringify(truncate(text, 58));
+  // (JSON escapes every control character but DEL)
+  return JSON.stringify(truncate(text, 58)).replaceAll('\x7f', '\\u007f');
 }
 
 /** `SQL expression` casting a column to VARCHAR for display. */

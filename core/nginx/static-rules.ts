@@ -22,8 +22,9 @@
  *   any other language goes to the endpoint, which knows which languages the labels have.
  */
 import { CONTENT_TYPE_VALUES, MEDIA_TYPES, RADAR_PARAM_NAMES, type Format } from '../radar/params.ts';
-import { RADAR_PREFIX } from '../radar/routes.ts';
-import { VARIANTS, variantFor } from '../radar/static-tree.ts';
+import { DOWNLOAD_EXTENSIONS } from '../radar/download-name.ts';
+import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../radar/routes.ts';
+import { holdsPrefix, staticFile, VARIANTS, variantFor } from '../radar/static-tree.ts';
 import { COLLECTIONS } from '../timeseries/catalogue.ts';
 import { DEFAULT_LOCALE_TAG } from '../timeseries/locale.ts';
 import { attachment, JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
@@ -81,6 +82,19 @@ export const ACCEPT_ANY = '^\\s*\\*/\\*\\s*$';
 
 export const RADAR = {
   prefix: RADAR_PREFIX,
+  /**
+   * Prefixes answered from the same tree (written under `prefix`), except files whose bytes hold the prefix
+   * (the index, HTML pages): those go to the endpoint, which makes them with links under the alias.
+   */
+  aliases: [BAS_PREFIX] as readonly string[],
+  /** Suffixes of variants whose files hold the prefix on every path (holdsPrefix). */
+  linkSuffixes(): string[] {
+    return VARIANTS.filter((v) => holdsPrefix({ path: '/x', variant: v })).map((v) => v.suffix);
+  },
+  /** The index's files by their names after the prefix (`/index.json`, ...): every one holds the prefix (holdsPrefix). */
+  indexFiles(): string[] {
+    return VARIANTS.filter((v) => holdsPrefix({ path: '/', variant: v })).map((v) => `/${staticFile('/', v)}`);
+  },
   /** Every parameter parseRadarParams reads: any of them but contentType/expanded makes a request live. */
   knownParams: RADAR_PARAM_NAMES as readonly string[],
   /** `contentType` values (case-insensitive) by format. */
@@ -98,6 +112,18 @@ export const RADAR = {
   },
   /** Files of the tree the endpoint serves by their own name under the prefix (radar-handler's sendTreeFile). */
   treeFileSuffixes: ['json', 'csv', 'sha1', 'html'],
+  /**
+   * The Content-Disposition of each tree file that is a download (download-name.ts: a parameter-free download is
+   * named by its file's path after the prefix, `/` as `-`), as [pattern over the file, header] with captures.
+   */
+  downloadRules(): [string, string][] {
+    const depth = Math.max(...RADAR_ROUTES.map((r) => r.path.split('/').filter(Boolean).length));
+    const ext = Object.values(DOWNLOAD_EXTENSIONS).map(escapeRegex).join('|');
+    return Array.from({ length: depth }, (_, i) => {
+      const groups = Array.from({ length: i + 1 }, (__, j) => `$${j + 1}`);
+      return [`^${escapeRegex(RADAR_PREFIX)}${'/([A-Za-z0-9_.-]+)'.repeat(i)}/([A-Za-z0-9_.-]+(?:${ext}))$`, `attachment; filename="${groups.join('-')}"`];
+    });
+  },
   /** An API path that may have static variants: the prefix, then plain segments without dots. */
   apiPath: `${escapeRegex(RADAR_PREFIX)}(?:/[A-Za-z0-9_-]+)+`,
 };

@@ -4,12 +4,13 @@
  */
 import { MEDIA_TYPES, PARAM_DOCS } from './params.ts';
 import { RESOURCES, viewFields } from './resources.ts';
-import { RADAR_PREFIX, routeFormats, type RadarRoute } from './routes.ts';
+import { RADAR_PREFIX, routeFormats, type RadarPrefix, type RadarRoute } from './routes.ts';
 
 const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
-export function routeDocPage(route: RadarRoute): string {
-  const path = `${RADAR_PREFIX}${route.path}`;
+/** The page of a route, its links under the prefix the request came in on. */
+export function routeDocPage(route: RadarRoute, prefix: RadarPrefix = RADAR_PREFIX): string {
+  const path = `${prefix}${route.path}`;
   const r = route.resource && RESOURCES[route.resource];
   const fieldRows = (expanded: boolean) =>
     r ? viewFields(r, expanded).map((f) => `<tr><td><code>${esc(f.name)}</code></td><td>${f.kind}</td></tr>`).join('') : '';
@@ -19,7 +20,7 @@ export function routeDocPage(route: RadarRoute): string {
 <title>GET ${esc(path)} · Radar Data Mirror Catalogue API v3</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}code{background:#f1f3f5;padding:0 .2em}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}</style>
 </head><body>
-<p><a href="${RADAR_PREFIX}/">${RADAR_PREFIX}/</a></p>
+<p><a href="${prefix}/">${prefix}/</a></p>
 <h1><code>GET ${esc(path)}</code></h1>
 <p>${esc(route.description)}${r ? ` ${esc(r.meaning)}` : ''}</p>
 <p>Example: <a href="${esc(example)}"><code>${esc(example)}</code></a></p>

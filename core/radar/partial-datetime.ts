@@ -10,8 +10,16 @@ export const PARTIAL_DATETIME_PATTERN =
 
 export type PartialDatetimeResult = { ok: true; ms: number } | { ok: false; problem: string };
 
+/** Date.UTC without its two-digit-year rule (which reads years 0-99 as 1900-1999). */
+function utc(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(hour, minute, second, millis);
+  return date.getTime();
+}
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utc(year, month, 0)).getUTCDate();
 }
 
 export function parsePartialDatetime(input: string): PartialDatetimeResult {
@@ -41,7 +49,7 @@ export function parsePartialDatetime(input: string): PartialDatetimeResult {
     if (oh > 23 || om > 59) return { ok: false, problem: `'${input}' has an offset ${zone} out of range` };
     offsetMinutes = (zm[1] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+  const ms = utc(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
   if (year < 1 || !Number.isFinite(ms)) return { ok: false, problem: `'${input}' is out of range` };
   return { ok: true, ms };
 }

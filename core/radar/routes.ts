@@ -8,6 +8,23 @@ import type { Format } from './params.ts';
 
 export const RADAR_PREFIX = '/radarnet/mirror/v3';
 
+/**
+ * The real catalogue's path (api.bas.ac.uk), which every known client script calls: the same API answers there
+ * (DECISIONS.md "Real clients"). The static tree is written once, under RADAR_PREFIX; a request under this alias is
+ * answered from the same files, except where a file holds links (the index, HTML pages): those follow the prefix
+ * the request came in on.
+ */
+export const BAS_PREFIX = '/superdarn/mirror/v3';
+
+/** Every prefix the catalogue answers under, the spec's first. */
+export const RADAR_PREFIXES = [RADAR_PREFIX, BAS_PREFIX] as const;
+export type RadarPrefix = (typeof RADAR_PREFIXES)[number];
+
+/** The prefix a request path is under (the bare prefix included), or undefined for a path of neither. */
+export function radarPrefixOf(pathname: string): RadarPrefix | undefined {
+  return RADAR_PREFIXES.find((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
 /** The API as a whole, for the docs. */
 export const RADAR_API = {
   title: 'Radar Data Mirror Catalogue API',
@@ -15,6 +32,7 @@ export const RADAR_API = {
   description:
     'Read-only catalogue of the data files of a radar network, their transfers to the mirror, the radars, their temporal coverage and supporting metadata. ' +
     `Every path starts with ${RADAR_PREFIX}; ${RADAR_PREFIX} itself redirects (301) to ${RADAR_PREFIX}/. ` +
+    `The same API answers under ${BAS_PREFIX} (the path of the real catalogue, which client scripts call), with links that follow that prefix. ` +
     'GET and HEAD only: any other method is 405. A path with a trailing slash (other than the index) is 404. ' +
     'The representation is chosen by the contentType parameter, else the Accept header; JSON by default. ' +
     'Collections are in ascending id order. Unknown query parameters are ignored; of a repeated one the first value counts. ' +
@@ -164,7 +182,7 @@ export function matchRadarRoute(path: string): RouteMatch | undefined {
   return undefined;
 }
 
-/** The index document: every endpoint, `/` included. */
-export function indexDocument(): { api_routes: { method: string; path: string }[] } {
-  return { api_routes: RADAR_ROUTES.map((r) => ({ method: 'GET', path: `${RADAR_PREFIX}${r.path}` })) };
+/** The index document: every endpoint, `/` included, under the prefix the request came in on. */
+export function indexDocument(prefix: RadarPrefix = RADAR_PREFIX): { api_routes: { method: string; path: string }[] } {
+  return { api_routes: RADAR_ROUTES.map((r) => ({ method: 'GET', path: `${prefix}${r.path}` })) };
 }

@@ -39,3 +39,31 @@ export function staticFile(apiPath: string, v: Variant): string {
   const rel = apiPath.endsWith('/') ? `${apiPath}index` : apiPath;
   return rel.replace(/^\/+/, '') + v.suffix;
 }
+
+/** What a file of the tree answers: the path after the prefix (`/radars/6`, the index `/`) and its variant. */
+export interface TreeFileRequest {
+  path: string;
+  variant: Variant;
+}
+
+const BY_SUFFIX_LENGTH = [...VARIANTS].sort((a, b) => b.suffix.length - a.suffix.length);
+
+/**
+ * The request a tree file's name stands for, from its path after the prefix (`/radars/6.expanded.csv` →
+ * `/radars/6` in CSV, expanded; `/index.json` → the index), or undefined for a name with no variant's suffix.
+ */
+export function treeFileRequest(rest: string): TreeFileRequest | undefined {
+  const variant = BY_SUFFIX_LENGTH.find((v) => rest.endsWith(v.suffix) && rest.length > v.suffix.length);
+  if (!variant) return undefined;
+  const path = rest.slice(0, -variant.suffix.length);
+  if (path.endsWith('/')) return undefined;
+  return { path: path.endsWith('/index') ? path.slice(0, -'index'.length) : path, variant };
+}
+
+/**
+ * Whether a tree file's bytes hold the spec's prefix (links of the index and of the HTML pages): under another
+ * prefix (BAS_PREFIX) it is answered live, with links under that prefix, never from the file.
+ */
+export function holdsPrefix(file: TreeFileRequest): boolean {
+  return file.path === '/' || file.variant.format === 'html';
+}

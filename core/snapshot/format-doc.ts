@@ -33,6 +33,7 @@ export function columnNotes(c: ColumnSpec): { text: string; code?: string }[] {
     c.nullable ? { text: 'null allowed' } : undefined,
     c.references ? { text: '→ ', code: c.references } : undefined,
     c.pattern ? { text: 'matches ', code: c.pattern } : undefined,
+    c.singleLine ? { text: 'one line (no control characters)' } : undefined,
   ].filter((n) => n !== undefined);
 }
 
@@ -66,7 +67,9 @@ ${MANIFEST_EXAMPLE}
 ${MANIFEST_FIELDS.map((f) => `| \`${f.name}\` | ${f.meaning}${f.values ? ` ${f.values.map((a) => `\`${a}\``).join(', ')}` : ''} |`).join('\n')}
 
 Types are checked by kind, not by exact Parquet type: any integer type serves an integer column. Extra columns
-are allowed and ignored. Every key, unique, reference, pattern and row rule below is checked.
+are allowed and ignored. Every key, unique, reference, pattern and row rule below is checked. No text holds a
+NUL character, and a column marked "one line" (names, paths, codes, labels) holds no control character
+(U+0000-U+001F, U+007F), so each stays one line in a checksum report, a CSV row or a log.
 
 ## Partitioned tables
 

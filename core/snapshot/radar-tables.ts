@@ -12,8 +12,8 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'Countries of the institutes that operate radars.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'Country id.' },
-      { name: 'country_name', kind: 'text', unique: true, meaning: 'English short name, for example `United Kingdom`.' },
-      { name: 'country_iso_code', kind: 'text', unique: true, pattern: '^[A-Z]{2}$', meaning: 'ISO 3166-1 alpha-2 code.' },
+      { name: 'country_name', kind: 'text', singleLine: true, unique: true, meaning: 'English short name, for example `United Kingdom`.' },
+      { name: 'country_iso_code', kind: 'text', singleLine: true, unique: true, pattern: '^[A-Z]{2}$', meaning: 'ISO 3166-1 alpha-2 code.' },
     ],
   },
   {
@@ -21,7 +21,7 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'Institutes that operate radars or send data to the mirror.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'Institute id.' },
-      { name: 'institute_name', kind: 'text', unique: true, meaning: 'Name, for example `British Antarctic Survey`.' },
+      { name: 'institute_name', kind: 'text', singleLine: true, unique: true, meaning: 'Name, for example `British Antarctic Survey`.' },
       { name: 'country_id', kind: 'integer', references: 'countries.id', meaning: 'Country of the institute.' },
     ],
   },
@@ -30,7 +30,7 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'Radar status values. 0 is the only state without an alarm condition.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'The `status_flag` value of a radar.' },
-      { name: 'status', kind: 'text', unique: true, meaning: 'Short name, for example `operational`.' },
+      { name: 'status', kind: 'text', singleLine: true, unique: true, meaning: 'Short name, for example `operational`.' },
       { name: 'description', kind: 'text', meaning: 'What the status means.' },
     ],
   },
@@ -40,14 +40,14 @@ export const RADAR_TABLES: TableSpec[] = [
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'Database id (not the community-allocated radar id).' },
       { name: 'radar_id', kind: 'integer', unique: true, meaning: 'Community-allocated station id (stid), for example 5 for Saskatoon.' },
-      { name: 'radar_name', kind: 'text', meaning: 'Site name, for example `Saskatoon`.' },
-      { name: 'radar_code', kind: 'text', unique: true, pattern: '^[a-z]{3}$', meaning: 'Three-letter code, lower case, for example `sas`.' },
-      { name: 'radar_short_code', kind: 'text', nullable: true, pattern: '^[a-z]$', meaning: 'Legacy one-letter code used in pre-2006 file names; null for radars that never had one.' },
+      { name: 'radar_name', kind: 'text', singleLine: true, meaning: 'Site name, for example `Saskatoon`.' },
+      { name: 'radar_code', kind: 'text', singleLine: true, unique: true, pattern: '^[a-z]{3}$', meaning: 'Three-letter code, lower case, for example `sas`.' },
+      { name: 'radar_short_code', kind: 'text', singleLine: true, nullable: true, pattern: '^[a-z]$', meaning: 'Legacy one-letter code used in pre-2006 file names; null for radars that never had one.' },
       { name: 'latitude', kind: 'double', meaning: 'Geographic latitude of the site, degrees north (WGS84).' },
       { name: 'longitude', kind: 'double', meaning: 'Geographic longitude of the site, degrees east (WGS84), -180 to 180.' },
       { name: 'field_of_view', kind: 'json', nullable: true, meaning: 'GeoJSON Polygon of the field of view, lon/lat degrees (WGS84).' },
       { name: 'institute_id', kind: 'integer', references: 'institutes.id', meaning: 'Operating (PI) institute; the radar\'s country is the institute\'s.' },
-      { name: 'hdw_file_path', kind: 'text', meaning: 'Path of the hardware-description file, for example `/sddata/hdw/hdw.dat.sas`.' },
+      { name: 'hdw_file_path', kind: 'text', singleLine: true, meaning: 'Path of the hardware-description file, for example `/sddata/hdw/hdw.dat.sas`.' },
       { name: 'hdw_checksum', kind: 'text', pattern: SHA1, meaning: 'sha1 of the hardware-description file, 40 lower-case hex digits.' },
       { name: 'earliest_data', kind: 'timestamp', nullable: true, meaning: 'First instant of data from the radar (when it came online).' },
       { name: 'latest_data', kind: 'timestamp', nullable: true, meaning: 'Last instant of data from the radar.' },
@@ -63,8 +63,8 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'Kinds of data file and their file-name patterns.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'File type id.' },
-      { name: 'file_type', kind: 'text', unique: true, meaning: 'Name, for example `rawacf`.' },
-      { name: 'file_format', kind: 'text', meaning: 'File-name pattern, for example `YYYYMMDD.HHMM.SS.<code>.<channel>.rawacf.bz2`.' },
+      { name: 'file_type', kind: 'text', singleLine: true, unique: true, meaning: 'Name, for example `rawacf`.' },
+      { name: 'file_format', kind: 'text', singleLine: true, meaning: 'File-name pattern, for example `YYYYMMDD.HHMM.SS.<code>.<channel>.rawacf.bz2`.' },
     ],
   },
   {
@@ -72,7 +72,7 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'File status values. 0 is the only state without an alarm condition.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'The `status_flag` value of a file.' },
-      { name: 'status', kind: 'text', unique: true, meaning: 'Short name: `ok`, `blacklisted`, ...' },
+      { name: 'status', kind: 'text', singleLine: true, unique: true, meaning: 'Short name: `ok`, `blacklisted`, ...' },
       { name: 'description', kind: 'text', meaning: 'What the status means.' },
     ],
   },
@@ -81,8 +81,8 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'The data files held by the mirror, one row per file.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'File id.' },
-      { name: 'filename', kind: 'text', meaning: 'File name without directory, for example `20240101.0000.00.sas.a.rawacf.bz2`.' },
-      { name: 'file_path', kind: 'text', meaning: 'Full path on the mirror, ending in `filename`.' },
+      { name: 'filename', kind: 'text', singleLine: true, meaning: 'File name without directory, for example `20240101.0000.00.sas.a.rawacf.bz2`.' },
+      { name: 'file_path', kind: 'text', singleLine: true, meaning: 'Full path on the mirror, ending in `filename`.' },
       { name: 'file_start_datetime', kind: 'timestamp', meaning: 'Start of the interval the file covers.' },
       { name: 'file_end_datetime', kind: 'timestamp', meaning: 'End of the interval the file covers (not before the start).' },
       { name: 'data_start_datetime', kind: 'timestamp', nullable: true, meaning: 'First record in the file; null when not read.' },
@@ -109,7 +109,7 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'Tools files arrive by.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'Method id.' },
-      { name: 'method', kind: 'text', unique: true, meaning: 'Tool name: `rsync`, `sftp`, `scp`.' },
+      { name: 'method', kind: 'text', singleLine: true, unique: true, meaning: 'Tool name: `rsync`, `sftp`, `scp`.' },
       { name: 'description', kind: 'text', meaning: 'How the tool is used.' },
     ],
   },
@@ -118,7 +118,7 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'Log files written by transfers.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'Transfer log id.' },
-      { name: 'file_path', kind: 'text', meaning: 'Path of the log file on the mirror.' },
+      { name: 'file_path', kind: 'text', singleLine: true, meaning: 'Path of the log file on the mirror.' },
       { name: 'checksum', kind: 'text', pattern: SHA1, meaning: 'sha1 of the log file.' },
       { name: 'radar_id', kind: 'integer', references: 'radars.id', meaning: 'Radar whose files the transfer brought.' },
       { name: 'institute_id', kind: 'integer', references: 'institutes.id', meaning: 'Institute (or mirror node operator) the files came from.' },
@@ -151,6 +151,7 @@ export const RADAR_TABLES: TableSpec[] = [
       {
         name: 'status',
         kind: 'text',
+        singleLine: true,
         unique: true,
         pattern: '^(blacklisted|old|small|compression_failure|compression_exception|notregular|nomatch)$',
         meaning: 'Category: `blacklisted`, `old`, `small`, `compression_failure`, `compression_exception`, `notregular`, `nomatch`.',
@@ -172,7 +173,7 @@ export const RADAR_TABLES: TableSpec[] = [
     meaning: 'Kinds of temporal coverage interval.',
     columns: [
       { name: 'id', kind: 'integer', key: true, meaning: 'Coverage type id.' },
-      { name: 'coverage_type', kind: 'text', unique: true, meaning: '`file` (intervals covered by files) or `data` (by records inside them).' },
+      { name: 'coverage_type', kind: 'text', singleLine: true, unique: true, meaning: '`file` (intervals covered by files) or `data` (by records inside them).' },
       { name: 'description', kind: 'text', meaning: 'What the intervals count.' },
     ],
   },

@@ -27,6 +27,11 @@ export interface ColumnSpec {
   references?: string;
   /** A regular expression every non-null value must match (text columns). */
   pattern?: string;
+  /**
+   * A name, path, code or label (text columns): no control characters (U+0000-U+001F, U+007F), so it stays one
+   * line in a checksum report, a CSV row or a log. Every text column refuses NUL (a reference by the column it names).
+   */
+  singleLine?: boolean;
   meaning: string;
 }
 

@@ -50,6 +50,7 @@ const exampleSuffix: Record<string, string> = {
 const id = (prefix: string, what: string): ColumnSpec => ({
   name: 'id',
   kind: 'text',
+  singleLine: true,
   key: true,
   pattern: idPattern(prefix),
   meaning: `${what} id, \`${prefix}_\` and a name, for example \`${prefix}_${exampleSuffix[prefix] ?? 'x'}\`.`,
@@ -57,6 +58,7 @@ const id = (prefix: string, what: string): ColumnSpec => ({
 const label = (example: string): ColumnSpec => ({
   name: 'label',
   kind: 'text',
+  singleLine: true,
   meaning: `Default label, the English one (equal to the \`en\` row in \`labels\`), for example \`${example}\`.`,
 });
 const serviceId: ColumnSpec = { name: 'service_id', kind: 'text', references: 'services.id', meaning: 'The service that offers the resource.' };
@@ -74,9 +76,9 @@ export const TIMESERIES_TABLES: TableSpec[] = [
     columns: [
       id('srv', 'Service'),
       label('River gauges (demo)'),
-      { name: 'service_url', kind: 'text', pattern: '^https?://\\S+$', meaning: 'URL of the underlying observation service (`serviceUrl`).' },
-      { name: 'version', kind: 'text', meaning: 'Version of the service interface, for example `2.0.0`.' },
-      { name: 'type', kind: 'text', meaning: 'Kind of service, for example `SOS`.' },
+      { name: 'service_url', kind: 'text', singleLine: true, pattern: '^https?://\\S+$', meaning: 'URL of the underlying observation service (`serviceUrl`).' },
+      { name: 'version', kind: 'text', singleLine: true, meaning: 'Version of the service interface, for example `2.0.0`.' },
+      { name: 'type', kind: 'text', singleLine: true, meaning: 'Kind of service, for example `SOS`.' },
       { name: 'supports_first_latest', kind: 'boolean', meaning: 'The service can answer first- and latest-value requests (`supportsFirstLatest`).' },
     ],
     rules: [labelNotBlank, { holds: 'length(trim(version)) > 0 AND length(trim(type)) > 0', meaning: 'version and type are not blank' }],
@@ -114,7 +116,7 @@ export const TIMESERIES_TABLES: TableSpec[] = [
       { name: 'procedure_id', kind: 'text', references: 'procedures.id', meaning: 'Procedure, the sensor or method (of the same service).' },
       { name: 'phenomenon_id', kind: 'text', references: 'phenomena.id', meaning: 'Observed phenomenon (of the same service).' },
       { name: 'station_id', kind: 'text', references: 'stations.id', meaning: 'Station where the values are measured (of the same service).' },
-      { name: 'uom', kind: 'text', meaning: 'Unit of measure of the values (`uom`), for example `cm`, `m3/s`, `°C`; empty for dimensionless values.' },
+      { name: 'uom', kind: 'text', singleLine: true, meaning: 'Unit of measure of the values (`uom`), for example `cm`, `m3/s`, `°C`; empty for dimensionless values.' },
     ],
     rules: [labelNotBlank],
   },
@@ -152,9 +154,9 @@ export const TIMESERIES_TABLES: TableSpec[] = [
     name: 'labels',
     meaning: 'Localized labels of every resource (services, categories, offerings, features, procedures, phenomena, stations, timeseries, reference values). Every resource has an `en` row, equal to its `label` column; other locales are optional per resource.',
     columns: [
-      { name: 'resource_id', kind: 'text', key: true, pattern: LABELLED_ID_PATTERN, meaning: 'Id of the resource; its prefix names the table it is in, and it must exist there.' },
-      { name: 'locale', kind: 'text', key: true, pattern: LOCALE_PATTERN, meaning: 'Locale: ISO 639 language code, optionally `_` and a region, for example `en`, `de`, `nl`, `de_AT`.' },
-      { name: 'label', kind: 'text', meaning: 'The label in that locale, for example `Wasserstand` for `de`.' },
+      { name: 'resource_id', kind: 'text', singleLine: true, key: true, pattern: LABELLED_ID_PATTERN, meaning: 'Id of the resource; its prefix names the table it is in, and it must exist there.' },
+      { name: 'locale', kind: 'text', singleLine: true, key: true, pattern: LOCALE_PATTERN, meaning: 'Locale: ISO 639 language code, optionally `_` and a region, for example `en`, `de`, `nl`, `de_AT`.' },
+      { name: 'label', kind: 'text', singleLine: true, meaning: 'The label in that locale, for example `Wasserstand` for `de`.' },
     ],
     rules: [labelNotBlank],
   },

@@ -15,7 +15,7 @@ import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { RADAR_PARAM_NAMES, PARAM_DOCS as RADAR_PARAM_DOCS } from '../../core/radar/params.ts';
-import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
+import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { TIMESERIES_PREFIX } from '../../core/timeseries/routes.ts';
 import { startEndpoint, type Served } from '../helpers/servers.ts';
 import { checkAnswer, CRLF_RAW, fc, FUZZ_TEST_TIMEOUT_MS, inParallel, OUTSIDE_TARGETS, pct, REQUEST_TIMEOUT_MS, runs, secretsOf, send, stubRenderer, type Answer, type Secret } from '../helpers/fuzz.ts';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   secrets = secretsOf([inject('demoBuild'), inject('tsBuild')], [inject('demoSnapshot'), inject('tsSnapshot')]);
   siteDirs = { radar: dirsOf(join(realpathSync(inject('demoBuild')), 'site')), ts: dirsOf(join(realpathSync(inject('tsBuild')), 'site')) };
   const ids = someIds(ts.build.timeseries!.catalogue, 1);
-  apiPaths = [...RADAR_ROUTES.map((r) => `${RADAR_PREFIX}${r.path.replace(':id', '1')}`), ...TS_GET_ROUTES.flatMap((r) => pathsOf(r, ids))];
+  apiPaths = [...[RADAR_PREFIX, BAS_PREFIX].flatMap((p) => RADAR_ROUTES.map((r) => `${p}${r.path.replace(':id', '1')}`)), ...TS_GET_ROUTES.flatMap((r) => pathsOf(r, ids))];
 });
 afterAll(async () => {
   await Promise.all([radar.close(), ts.close()]);
@@ -59,7 +59,7 @@ const served = (b: Build) => (b === 'radar' ? radar : ts);
 /** A build without one of the APIs answers its paths 503 (documented in ERROR_STATUSES); anything else is checked. */
 function check(a: Answer): void {
   const noDatabase = /^\{"statusCode":503,"reason":"Service Unavailable","userMessage":"This build has no (radar catalogue|timeseries) database"/;
-  if (a.status === 503 && (a.method === 'HEAD' ? /\/(api\/v1|radarnet\/mirror\/v3)\//.test(a.path) : noDatabase.test(a.text))) return;
+  if (a.status === 503 && (a.method === 'HEAD' ? /\/(api\/v1|radarnet\/mirror\/v3|superdarn\/mirror\/v3)\//.test(a.path) : noDatabase.test(a.text))) return;
   checkAnswer(a, { secrets });
 }
 
@@ -67,6 +67,7 @@ const PREFIXES = [
   '/', '/radarnet/', `${RADAR_PREFIX}/`, `${RADAR_PREFIX}/files/`, `${RADAR_PREFIX}/metadata/file/`, `${RADAR_PREFIX}/transferred/files/compression/`, `${RADAR_PREFIX}/files.json/`,
   `${RADAR_PREFIX}/radars/`, '/api/', `${TIMESERIES_PREFIX}/`, `${TIMESERIES_PREFIX}/timeseries/`, `${TIMESERIES_PREFIX}/timeseries/ts_koeln_rhein_water_level/`,
   `${TIMESERIES_PREFIX}/stations/`, `${TIMESERIES_PREFIX}/timeseries/getData/`, '/docs/', '/browse/', '/browse/radars/', '/index.html/', '/openapi.json/',
+  '/superdarn/', `${BAS_PREFIX}/`, `${BAS_PREFIX}/files/`, `${BAS_PREFIX}/files.json/`, `${BAS_PREFIX}/radars/`,
 ];
 const DOTS = ['..', '%2e%2e', '%2E%2E', '.%2e', '%2e.', '%252e%252e', '%c0%ae%c0%ae', '%e0%80%ae%e0%80%ae', '%uff0e%uff0e', '..%00', '...', '....', '..;', '..%20', '%2e%2e%00', '%2e%2e%252f'];
 const SEPS = ['/', '%2f', '%2F', '\\', '%5c', '%5C', '%252f', '%255c', '//', '/./', '%c0%af', '%e0%80%af', '\\/', '/%2e/', '%2f%2f'];

@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { nginxConfig } from '../../build-scripts/nginx-config.ts';
-import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
+import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import type { Format } from '../../core/radar/params.ts';
 import { staticFile as radarFile, variantFor } from '../../core/radar/static-tree.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../../core/timeseries/routes.ts';
@@ -195,7 +195,36 @@ function radarCases(p: Pair): Case[] {
       cases.push({ name: `${route.path} ${v.name}`, target: v.query ? `${apiPath}?${v.query}` : apiPath, ...(v.headers ? { headers: v.headers } : {}), fromTree });
     }
   }
+  // The BAS prefix: the same files, but the index and HTML pages (whose links follow the prefix) from the endpoint
+  const A = BAS_PREFIX;
+  const aliasVariants = variants.filter((v) => ['bare', 'expanded', 'csv expanded', 'checksum report', 'html', 'Accept text/plain', 'Accept text/html', 'live: radar_code'].includes(v.name));
+  for (const route of RADAR_ROUTES) {
+    const parent = route.path.endsWith('/:id') ? route.path.slice(0, -'/:id'.length) : undefined;
+    const rest = route.path === '/' ? '/' : parent === undefined ? route.path : `${parent}/${idOf(parent)}`;
+    for (const v of aliasVariants) {
+      const holdsLinks = route.shape === 'index' || v.format === 'html';
+      const fromTree = v.format === undefined || holdsLinks ? false : p.exists(radarFile(`${P}${rest}`, variantFor(v.format, v.expanded ?? false)));
+      cases.push({ name: `${A} ${route.path} ${v.name}`, target: v.query ? `${A}${rest}?${v.query}` : `${A}${rest}`, ...(v.headers ? { headers: v.headers } : {}), fromTree });
+    }
+  }
   const radarId = idOf('/radars');
+  cases.push(
+    { name: 'BAS: bare prefix redirects to its own index', target: A, fromTree: false },
+    { name: 'BAS: index file by its own name (links follow the prefix)', target: `${A}/index.json`, fromTree: false },
+    { name: 'BAS: HTML file by its own name (links follow the prefix)', target: `${A}/files.html`, fromTree: false },
+    { name: 'BAS: index HTML file by its own name', target: `${A}/index.html`, fromTree: false },
+    { name: 'BAS: tree file by its own name', target: `${A}/files.sha1`, fromTree: true },
+    { name: 'BAS: tree file by its own name, any query', target: `${A}/radars/${radarId}.expanded.csv?timespan=nonsense`, fromTree: true },
+    { name: 'BAS: live timespan', target: `${A}/files?timespan=2024-03-01T06/2024-03-01T12&contentType=csv`, fromTree: false },
+    { name: 'BAS: trailing slash', target: `${A}/files/`, fromTree: false },
+    { name: 'BAS: unknown path', target: `${A}/nothing`, fromTree: false },
+    { name: 'BAS: non-integer id', target: `${A}/files/abc`, fromTree: false },
+    { name: 'BAS: no such id', target: `${A}/files/99999999`, fromTree: false },
+    { name: 'BAS: empty segment', target: `${A}//radars`, fromTree: false },
+    { name: 'BAS: POST', target: `${A}/radars`, method: 'POST', body: '{}', fromTree: false },
+    { name: 'BAS: a prefix of the prefix', target: '/superdarn/mirror', fromTree: false },
+    { name: 'BAS: the prefix as a longer segment', target: `${A}x/radars`, fromTree: false },
+  );
   cases.push(
     { name: 'live: timespan', target: `${P}/files?timespan=2024-03-01T06/2024-03-01T12`, fromTree: false },
     { name: 'live: bbox', target: `${P}/radars?bbox=-180,-90,180,0&contentType=csv`, fromTree: false },
@@ -427,6 +456,28 @@ describe('nginx in front of the endpoint: same answers, files served by nginx', 
       expect(other.status).toBe(200);
       expect(other.body.equals(first.body)).toBe(true);
     }
+  });
+});
+
+describe('nginx: downloads and the BAS prefix', () => {
+  test('downloads from the tree carry their file name, JSON none; the BAS prefix\'s index links under it', async (ctx) => {
+    if (!nginxBin) return ctx.skip();
+    const id = radar.readJson<{ id: number }[]>('radarnet/mirror/v3/radars.json')![0]!.id;
+    const expected: [string, string | undefined][] = [
+      [`${RADAR_PREFIX}/files?contentType=csv`, 'attachment; filename="files.csv"'],
+      [`${RADAR_PREFIX}/files?expanded=true`, undefined],
+      [`${BAS_PREFIX}/transferred/files/alarm?contentType=checksumReport`, 'attachment; filename="transferred-files-alarm.sha1"'],
+      [`${BAS_PREFIX}/metadata/coverage/temporal/types/1?expanded=true&contentType=csv`, 'attachment; filename="metadata-coverage-temporal-types-1.expanded.csv"'],
+      [`${BAS_PREFIX}/radars/${id}.expanded.csv`, `attachment; filename="radars-${id}.expanded.csv"`],
+      [`${BAS_PREFIX}/radars`, undefined],
+    ];
+    for (const [target, disposition] of expected) {
+      const { answer, fromTree } = await radar.viaNginx({ name: target, target });
+      expect([answer.status, fromTree, answer.headers['content-disposition']], target).toEqual([200, true, disposition]);
+    }
+    const index = JSON.parse((await rawRequest(radar.nginx.url, `${BAS_PREFIX}/`)).body.toString()) as { api_routes: { path: string }[] };
+    expect(index.api_routes.length).toBe(RADAR_ROUTES.length);
+    for (const r of index.api_routes) expect(r.path.startsWith(`${BAS_PREFIX}/`), r.path).toBe(true);
   });
 });
 

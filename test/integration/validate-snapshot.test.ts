@@ -54,6 +54,16 @@ describe('validateSnapshot on the radar fixture', () => {
     expect(snapshot.tables.countries?.rows).toBe(2);
   });
 
+  test('a backslash (no control character) in a file name and path is accepted', async () => {
+    const name = "'20240101.0200.00.sas.a\\odd.rawacf.bz2'";
+    const dir = await writeRadarFixture(
+      conn,
+      `${ROOT}/backslash`,
+      mutate.all(mutate.setValue('files', 'filename', name, 'id = 2'), mutate.setValue('files', 'file_path', `'/sddata/raw/2024/01/' || ${name}`, 'id = 2')),
+    );
+    await expect(validateSnapshot(dir, conn)).resolves.toMatchObject({ tables: { files: { rows: 3 } } });
+  });
+
   test('paths are taken literally: no hive partition columns, no globbing', async () => {
     const dir = await writeRadarFixture(conn, `${ROOT}/id=7 [ab]*?`);
     await expect(validateSnapshot(dir, conn)).resolves.toMatchObject({ tables: { files: { rows: 3 } } });
@@ -172,6 +182,37 @@ describe('validateSnapshot on the radar fixture', () => {
       name: 'json broken',
       mutation: mutate.setValue('radars', 'field_of_view', `'{"type": "Polygon", ' || repeat('x', 200)`, 'id = 1'),
       first: /^radars\.parquet: column `field_of_view` row 1 \(id=1\): "\{\\"type\\": \\"Polygon\\", x+…" is not valid JSON$/,
+    },
+    // NUL in any text, control characters in names, paths, codes and labels
+    {
+      name: 'NUL in a description',
+      mutation: mutate.setValue('file_status', 'description', "'Blacklisted' || chr(0) || 'x'", 'id = 1'),
+      first: 'file_status.parquet: column `description` row 2 (id=1): "Blacklisted\\u0000x" holds a NUL character',
+    },
+    {
+      name: 'LF in a file name',
+      mutation: mutate.setValue('files', 'filename', "'20240101.0200.00.sas.a' || chr(10) || '.rawacf.bz2'", 'id = 2'),
+      first: 'files.parquet: column `filename` row 2 (id=2): "20240101.0200.00.sas.a\\n.rawacf.bz2" holds a control character (U+0000-U+001F, U+007F), not allowed in a name, path, code or label',
+    },
+    {
+      name: 'CR in a path',
+      mutation: mutate.setValue('transfer_logs', 'file_path', "'/sddata/logs/2.log' || chr(13)", 'id = 2'),
+      first: 'transfer_logs.parquet: column `file_path` row 2 (id=2): "/sddata/logs/2.log\\r" holds a control character (U+0000-U+001F, U+007F), not allowed in a name, path, code or label',
+    },
+    {
+      name: 'NUL in a code',
+      mutation: mutate.setValue('file_types', 'file_type', "'fit' || chr(0) || 'acf'", 'id = 2'),
+      first: 'file_types.parquet: column `file_type` row 2 (id=2): "fit\\u0000acf" holds a control character (U+0000-U+001F, U+007F), not allowed in a name, path, code or label',
+    },
+    {
+      name: 'tab in a label, on two rows',
+      mutation: mutate.setValue('radars', 'radar_name', "radar_name || chr(9)", 'true'),
+      first: 'radars.parquet: column `radar_name` row 1 (id=1): "Saskatoon\\t" holds a control character (U+0000-U+001F, U+007F), not allowed in a name, path, code or label (and 1 more row)',
+    },
+    {
+      name: 'DEL in a name',
+      mutation: mutate.setValue('institutes', 'institute_name', "'British Antarctic Survey' || chr(127)", 'id = 1'),
+      first: 'institutes.parquet: column `institute_name` row 1 (id=1): "British Antarctic Survey\\u007f" holds a control character (U+0000-U+001F, U+007F), not allowed in a name, path, code or label',
     },
     {
       name: 'rule broken',
