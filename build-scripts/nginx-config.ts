@@ -61,8 +61,25 @@ export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
   pdf: { type: 'application/pdf', utf8: false },
 };
 
-/** Types nginx compresses (static and proxied alike; clients that do not ask for gzip get the plain bytes). */
-const GZIP_TYPES = ['application/json', 'text/csv', 'text/plain', 'text/css', 'text/javascript', 'image/svg+xml'];
+/**
+ * Types nginx compresses (static and proxied alike; clients that do not ask for gzip get the plain bytes). The
+ * Timeseries API's JSON type is named with its charset: nginx compares the whole type it set from `types`.
+ */
+const GZIP_TYPES = ['application/json', TIMESERIES.jsonContentType, 'text/csv', 'text/plain', 'text/css', 'text/javascript', 'image/svg+xml'];
+
+/**
+ * A `types` block: every type of NGINX_TYPES, `json` as `jsonType`. The Timeseries API's location has its own,
+ * so its JSON files carry `; charset=UTF-8` as the endpoint writes it, while the radar API's stay bare
+ * (nginx's `charset` directive would write the name as the server's `charset utf-8` spells it).
+ */
+function typesBlock(jsonType: string, indent: string): string {
+  const byType = new Map<string, string[]>();
+  for (const [ext, t] of Object.entries(NGINX_TYPES)) {
+    const type = ext === 'json' ? jsonType : t.type;
+    byType.set(type, [...(byType.get(type) ?? []), ext]);
+  }
+  return `${indent}types {\n${[...byType].map(([type, exts]) => `${indent}  ${q(type)} ${exts.join(' ')};`).join('\n')}\n${indent}}`;
+}
 
 /** A double-quoted nginx string (backslash and double quote escaped). */
 function q(text: string): string {
@@ -83,13 +100,13 @@ function endpointAddress(endpoint: string): string {
 }
 
 /** The endpoint's common headers (server/http-cache.ts applyCommonHeaders), for answers nginx writes itself. */
-function commonHeaders(cacheControl: string, indent: string): string {
+function commonHeaders(cacheControl: string, indent: string, vary = 'Accept'): string {
   const h: [string, string][] = [
     ['Access-Control-Allow-Origin', '*'],
     ['Access-Control-Expose-Headers', 'Link, ETag, Content-Disposition'],
     ['X-Content-Type-Options', 'nosniff'],
     ...Object.entries(SECURITY_HEADERS),
-    ['Vary', 'Accept'],
+    ['Vary', vary],
     ['Cache-Control', cacheControl],
   ];
   return h.map(([k, v]) => `${indent}add_header ${k} ${q(v)} always;`).join('\n');
@@ -149,19 +166,24 @@ function maps(): string {
     mapBlock('$snap_radar_file', 'snap_radar_download', RADAR.downloadRules().map(([re, header]) => [`~${re}`, header]), ''),
     '',
     `  # ${T}: only expanded selects a file; a path extension .json wins over Accept; pre-rendered charts ignore both.`,
+    '  # Accept-Language localizes the labels of collections and resources: only English (the tree\'s labels) is a file.',
+    mapBlock('$http_accept_language', 'snap_ts_lang', [['', '1'], [`~*${TIMESERIES.defaultLanguages}`, '1']], '0'),
     mapBlock('$args', 'snap_ts_query', [['', '1'], [`~${queryOnlyOf(expandedTokens, TIMESERIES.knownParams)}`, '1']], '0'),
     mapBlock('$http_accept', 'snap_ts_accept', [['', 'json'], [`~${ACCEPT_ANY}`, 'json'], [`~*${acceptExactly(TIMESERIES.jsonType)}`, 'json']], 'x'),
     mapBlock('$snap_expanded', 'snap_ts_suffix', [['0', TIMESERIES.suffix(false)], ['1', TIMESERIES.suffix(true)]], ''),
-    mapBlock('$snap_ok:$snap_ts_query:$snap_ts_accept:$snap_ts_suffix:$uri', 'snap_ts_file', [
-      [`~^1:[^:]*:[^:]*:[^:]*:(${escapeRegex(T)}/timeseries/${TIMESERIES.id})/(?!getData(?:\\.png)?/?$)(${TIMESERIES.chartName})(?:\\.png)?/?$`, '$1/$2.png'],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/$`, `${T}/index$1`],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/${C}/?$`, `${T}/$2$1`],
-      [`~^1:1:[^:]*:${suffix}:${escapeRegex(T)}/${C}\\.json/?$`, `${T}/$2$1`],
-      [`~^1:1:json:[^:]*:${escapeRegex(T)}/${C}/${ID}/?$`, `${T}/$1/$2${tsBare}`],
-      [`~^1:1:[^:]*:[^:]*:${escapeRegex(T)}/${C}/${ID}\\.json/?$`, `${T}/$1/$2${tsBare}`],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData/?$`, `${T}/timeseries/$2/getData$1`],
-      [`~^1:1:[^:]*:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData\\.json/?$`, `${T}/timeseries/$2/getData$1`],
+    // the second field is $snap_ts_lang: 1 required where labels are served (collections, resources)
+    mapBlock('$snap_ok:$snap_ts_lang:$snap_ts_query:$snap_ts_accept:$snap_ts_suffix:$uri', 'snap_ts_file', [
+      [`~^1:[^:]*:[^:]*:[^:]*:[^:]*:(${escapeRegex(T)}/timeseries/${TIMESERIES.id})/(?!getData(?:\\.png)?/?$)(${TIMESERIES.chartName})(?:\\.png)?/?$`, '$1/$2.png'],
+      [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/$`, `${T}/index$1`],
+      [`~^1:1:1:json:${suffix}:${escapeRegex(T)}/${C}/?$`, `${T}/$2$1`],
+      [`~^1:1:1:[^:]*:${suffix}:${escapeRegex(T)}/${C}\\.json/?$`, `${T}/$2$1`],
+      [`~^1:1:1:json:[^:]*:${escapeRegex(T)}/${C}/${ID}/?$`, `${T}/$1/$2${tsBare}`],
+      [`~^1:1:1:[^:]*:[^:]*:${escapeRegex(T)}/${C}/${ID}\\.json/?$`, `${T}/$1/$2${tsBare}`],
+      [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData/?$`, `${T}/timeseries/$2/getData$1`],
+      [`~^1:[^:]*:1:[^:]*:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData\\.json/?$`, `${T}/timeseries/$2/getData$1`],
     ], ''),
+    '  # A pre-rendered chart is a download named after its series and chart (core/timeseries/charts.ts prerenderedFileName)',
+    mapBlock('$snap_ts_file', 'snap_ts_disposition', [[`~^${escapeRegex(T)}/timeseries/(${TIMESERIES.id})/(${TIMESERIES.chartName})\\.png$`, TIMESERIES.chartDisposition('$1', '$2')]], ''),
     '',
     '  # The docs site: the path, else its index.html, else path.html (server/app.ts siteFile).',
     mapBlock('$uri', 'snap_site_file', [['~/$', '${uri}index.html']], '$uri'),
@@ -173,9 +195,9 @@ function maps(): string {
  * One location that answers from the tree when `file` names a file there, else passes to the endpoint (by
  * `error_page 418`, hence `recursive_error_pages`: the endpoint's own 502/504 page must still apply).
  */
-function staticLocation(match: string, tryFiles: string, condition: string, extraHeaders = ''): string {
+function staticLocation(match: string, tryFiles: string, condition: string, extraHeaders = '', vary = 'Accept'): string {
   return `    location ${match} {
-${commonHeaders(CACHE_CONTROL, '      ')}
+${commonHeaders(CACHE_CONTROL, '      ', vary)}
 ${extraHeaders}      add_header Last-Modified "";
       recursive_error_pages on;
       error_page 418 = @endpoint;
@@ -218,11 +240,9 @@ export function nginxConfig(opts: NginxOptions): string {
     }),
   );
   const tooLarge = errorBody(new HttpError(413, `The request body is larger than ${maxBody} bytes`, { hints: ['Ask for fewer timeseries per request'] }));
-  const byType = new Map<string, string[]>();
-  for (const [ext, t] of Object.entries(NGINX_TYPES)) byType.set(t.type, [...(byType.get(t.type) ?? []), ext]);
   const badRequest = errorBody(new HttpError(400, 'The request target cannot be read', { hints: ['A path may not climb above the root (/../)', `A valid example: ${R}/`] }));
   const uriTooLong = JSON.stringify({ ...errorObject(new HttpError(414, 'The request target is longer than 32 KB', { hints: ['Ask for less in one request'] })), reason: 'URI Too Long' });
-  const types = [...byType].map(([type, exts]) => `    ${type} ${exts.join(' ')};`).join('\n');
+
   // text/html is in charset_types always (naming it again is a warning)
   const utf8Types = [...new Set(Object.values(NGINX_TYPES).filter((t) => t.utf8 && t.type !== 'text/html').map((t) => t.type))];
 
@@ -238,9 +258,7 @@ events {
 }
 
 http {
-  types {
-${types}
-  }
+${typesBlock(NGINX_TYPES['json']!.type, '  ')}
   default_type application/octet-stream;
   # "; charset=utf-8" on text files, as the endpoint writes it (its own answers already carry it: left as they are)
   charset utf-8;
@@ -262,7 +280,7 @@ ${types}
 
   # Compression of text (files and endpoint answers alike) for clients that ask for it
   gzip on;
-  gzip_types ${GZIP_TYPES.join(' ')};
+  gzip_types ${GZIP_TYPES.map(q).join(' ')};
   gzip_proxied any;
   gzip_vary on;
   gzip_min_length 256;
@@ -305,7 +323,7 @@ ${[R, ...RADAR.aliases].map((P) => `    location = ${P} {
       return 418;
     }
 ${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
-${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""')}
+${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      # (not sent when empty: only pre-rendered charts are downloads)\n      add_header Content-Disposition $snap_ts_disposition;\n`, 'Accept, Accept-Language')}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
 
     location @endpoint {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, HttpError } from '../core/http/errors.ts';
+import { JSON_TYPE as TIMESERIES_JSON_TYPE } from '../core/timeseries/charts.ts';
+import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
 import { forgetCaching } from './http-cache.ts';
 import { youngGarbage } from './young-garbage.ts';
 
@@ -21,11 +23,16 @@ export function sendError(req: IncomingMessage, res: ServerResponse, e: unknown)
     return;
   }
   forgetCaching(res);
-  sendText(req, res, err.status, 'application/json', errorBody(err), err.headers);
+  sendText(req, res, err.status, jsonTypeFor(req), errorBody(err), err.headers);
+}
+
+/** The Content-Type of a JSON error or redirect body: the Timeseries API's own (with its charset) on its paths. */
+function jsonTypeFor(req: IncomingMessage): string {
+  return isTimeseriesTarget(req.url) ? TIMESERIES_JSON_TYPE : 'application/json';
 }
 
 export function redirect(req: IncomingMessage, res: ServerResponse, location: string): void {
-  sendText(req, res, 301, 'application/json', JSON.stringify({ location }), { Location: location });
+  sendText(req, res, 301, jsonTypeFor(req), JSON.stringify({ location }), { Location: location });
 }
 
 /**

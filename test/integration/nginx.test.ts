@@ -44,6 +44,7 @@ const SAME_HEADERS = [
   'access-control-expose-headers',
   'access-control-allow-methods',
   'access-control-allow-headers',
+  'access-control-max-age',
   'link',
   'allow',
   'location',
@@ -277,6 +278,8 @@ function siteCases(p: Pair): Case[] {
     { name: 'site: folder without index', target: '/_astro/', fromTree: false },
     { name: 'site: the server\'s error pages are no path', target: '/.snapcat-nginx/400', fromTree: false },
     { name: 'site: POST', target: '/docs/', method: 'POST', body: 'x', fromTree: false },
+    { name: 'site: OPTIONS', target: '/docs/', method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' }, fromTree: false },
+    { name: 'site: OPTIONS on no page', target: '/nothing', method: 'OPTIONS', fromTree: false },
   ];
 }
 
@@ -296,7 +299,8 @@ function timeseriesCases(p: Pair): Case[] {
   const withoutLastDay = series.find((s) => existsSync(join(seriesDir, s, 'lastWeek.png')) && !existsSync(join(seriesDir, s, 'lastDay.png')))!;
   const tsId = withQualifier;
 
-  const jsonVariants: { name: string; suffix: string; query: string; headers?: Record<string, string>; expanded?: boolean; mapped: boolean }[] = [
+  // lang: the variant localizes labels, so collections and resources go to the endpoint (the index and data have none)
+  const jsonVariants: { name: string; suffix: string; query: string; headers?: Record<string, string>; expanded?: boolean; mapped: boolean; lang?: boolean }[] = [
     { name: 'bare', suffix: '', query: '', expanded: false, mapped: true },
     { name: 'trailing slash', suffix: '/', query: '', expanded: false, mapped: true },
     { name: '.json', suffix: '.json', query: '', expanded: false, mapped: true },
@@ -309,6 +313,11 @@ function timeseriesCases(p: Pair): Case[] {
     { name: 'browser Accept', suffix: '', query: '', headers: { Accept: BROWSER_ACCEPT }, mapped: false },
     { name: 'Accept csv: 406', suffix: '', query: '', headers: { Accept: 'text/csv' }, mapped: false },
     { name: 'live: locale', suffix: '', query: 'locale=de', mapped: false },
+    { name: 'Accept-Language English: the tree', suffix: '', query: '', headers: { 'Accept-Language': 'en-US,en;q=0.9,*;q=0.1' }, expanded: false, mapped: true },
+    { name: 'Accept-Language de: live labels', suffix: '', query: '', headers: { 'Accept-Language': 'de-DE,de;q=0.9,en;q=0.8' }, expanded: false, mapped: true, lang: true },
+    { name: 'Accept-Language de, .json', suffix: '.json', query: 'expanded=true', headers: { 'Accept-Language': 'de' }, expanded: true, mapped: true, lang: true },
+    { name: 'Accept-Language fr (no labels: the default ones, from the endpoint)', suffix: '', query: '', headers: { 'Accept-Language': 'fr-FR' }, expanded: false, mapped: true, lang: true },
+    { name: 'Accept-Language and locale: locale wins', suffix: '', query: 'locale=nl', headers: { 'Accept-Language': 'de' }, mapped: false },
     { name: 'bad: expanded', suffix: '', query: 'expanded=maybe', mapped: false },
     { name: 'bad: locale', suffix: '', query: 'locale=1234', mapped: false },
   ];
@@ -317,12 +326,13 @@ function timeseriesCases(p: Pair): Case[] {
     const collection = route.path.split('/')[1]!;
     const apiPath = `${T}${route.path.replace('{id}', () => (route.path.startsWith('/timeseries/') ? tsId : firstId(collection)))}`;
     const isItem = /^\/\w+\/\{id\}$/.test(route.path);
+    const labelled = /^\/\w+(\/\{id\})?$/.test(route.path) && route.path !== '/search';
     for (const v of jsonVariants) {
       if (route.path === '/' && v.suffix !== '') continue; // `/api/v1/.json` is no path (see below)
       if (route.path === '/search') continue;
       const file = tsFile(apiPath, isItem ? false : (v.expanded ?? false));
       const target = `${route.path === '/' ? `${T}/` : `${apiPath}${v.suffix}`}${v.query ? `?${v.query}` : ''}`;
-      cases.push({ name: `${route.path} ${v.name}`, target, ...(v.headers ? { headers: v.headers } : {}), fromTree: v.mapped && p.exists(file) });
+      cases.push({ name: `${route.path} ${v.name}`, target, ...(v.headers ? { headers: v.headers } : {}), fromTree: v.mapped && !(v.lang && labelled) && p.exists(file) });
     }
   }
   const station = firstId('stations');
@@ -381,6 +391,11 @@ function timeseriesCases(p: Pair): Case[] {
     { name: 'POST getData, too large', target: `${T}/timeseries/getData`, method: 'POST', body: JSON.stringify({ timeseries: [tsId], pad: 'x'.repeat(100_000) }), fromTree: false },
     { name: 'OPTIONS preflight', target: `${T}/timeseries/getData`, method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST' }, fromTree: false },
     { name: 'GET on the POST path', target: `${T}/timeseries/getData`, fromTree: false },
+    { name: 'OPTIONS on a static path', target: `${T}/stations`, method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'accept-language' }, fromTree: false },
+    { name: 'OPTIONS on a pre-rendered chart', target: `${T}/timeseries/${tsId}/lastWeek`, method: 'OPTIONS', fromTree: false },
+    { name: 'OPTIONS on the bare prefix', target: T, method: 'OPTIONS', fromTree: false },
+    { name: 'a tree file by its own name, Accept-Language de', target: `${T}/stations.expanded.json`, headers: { 'Accept-Language': 'de' }, fromTree: false },
+    { name: 'search, Accept-Language de', target: `${T}/search?q=rhein`, headers: { 'Accept-Language': 'de' }, fromTree: false },
     { name: 'PUT', target: `${T}/stations`, method: 'PUT', body: 'x', fromTree: false },
     { name: 'POST on a static path', target: `${T}/stations`, method: 'POST', body: '{}', fromTree: false },
     { name: 'radar index without its database', target: `${RADAR_PREFIX}/`, fromTree: false },

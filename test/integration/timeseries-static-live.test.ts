@@ -56,7 +56,7 @@ describe('static tree equals live endpoint', () => {
       expect(r.status, path).toBe(200);
       expect(r.body.equals(readFileSync(join(site, 'api/v1', file!))), path).toBe(true);
       expect(r.headers.get('content-length')).toBe(String(r.body.length));
-      expect(r.type).toBe('application/json');
+      expect(r.type).toBe('application/json; charset=UTF-8');
     }
   });
 
