@@ -1,0 +1,211 @@
+/**
+ * Compressed answers (DECISIONS.md "Real clients", Compression): installed on every response before any
+ * handler writes to it, so every answer (static file, live query, error) goes through one place. The choice
+ * is core/http/content-coding.ts's; this module carries it out on the response:
+ *
+ * - At `writeHead` the answer's status, Content-Type and Content-Length are known: codingFor() decides.
+ *   `Vary` gets `Accept-Encoding` (added to whatever members the answer has), and a compressed answer's ETag
+ *   gets the coding's name (etagInCoding).
+ * - A whole answer (Content-Length given, the body handed to `end` at once, as sendBytes does) is compressed
+ *   in one piece off the main thread and sent with the compressed Content-Length. HEAD answers the same
+ *   headers when the handler hands `end` the body (node sends no body for HEAD); a handler that hands none
+ *   gets Content-Encoding without a Content-Length.
+ * - A streamed answer (no Content-Length, or a body written piece by piece: writePieces, a large file piped)
+ *   goes through a zlib stream and leaves chunked. Back-pressure is kept end to end: `res.write` returns the
+ *   compressor's answer, and `res` emits 'drain' when the compressor can take more, never for the socket's own
+ *   drain (that resumes the compressor's output instead). So writePieces' stall and slow-client timers and a
+ *   pipe's pausing see the client's pace through the compressor, and a compressor's buffers stay bounded by one
+ *   piece. The compressed bytes count towards the young-garbage cadence as they leave.
+ * - Levels are fast ones (LEVELS): a live answer must outrun the client's link, not squeeze the last percent
+ *   (BENCHMARKS.md "compression" measured them).
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import {
+  brotliCompress,
+  constants,
+  createBrotliCompress,
+  createGzip,
+  createZstdCompress,
+  gzip,
+  zstdCompress,
+  type BrotliOptions,
+  type ZlibOptions,
+  type ZstdOptions,
+} from 'node:zlib';
+import { codingFor, etagInCoding, preferredCoding, type Coding } from '../core/http/content-coding.ts';
+import { youngGarbage } from './young-garbage.ts';
+
+/** Compression levels: fast ones, chosen by `npm run bench -- --only compression`. */
+export const LEVELS: Record<Coding, number> = { zstd: 3, br: 4, gzip: 1 };
+
+function brotliOptions(sizeHint?: number): BrotliOptions {
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: LEVELS.br,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      // a 4 MB window (the default) for any answer; the hint lets small answers take less memory
+      ...(sizeHint === undefined ? { [constants.BROTLI_PARAM_LGWIN]: 22 } : { [constants.BROTLI_PARAM_SIZE_HINT]: sizeHint }),
+    },
+  };
+}
+const zstdOptions = (): ZstdOptions => ({ params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } });
+const gzipOptions = (): ZlibOptions => ({ level: LEVELS.gzip });
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+const zstdAsync = promisify(zstdCompress);
+
+/** A whole body in one coding, compressed on libuv's thread pool. */
+export function compressWhole(coding: Coding, body: Uint8Array): Promise<Buffer> {
+  switch (coding) {
+    case 'gzip':
+      return gzipAsync(body, gzipOptions());
+    case 'br':
+      return brotliAsync(body, brotliOptions(body.length));
+    case 'zstd':
+      return zstdAsync(body, zstdOptions());
+  }
+}
+
+/** A compressing stream in one coding. */
+export function compressStream(coding: Coding) {
+  switch (coding) {
+    case 'gzip':
+      return createGzip(gzipOptions());
+    case 'br':
+      return createBrotliCompress(brotliOptions());
+    case 'zstd':
+      return createZstdCompress(zstdOptions());
+  }
+}
+
+/** Adds a member to the Vary header, keeping those there (case-insensitively, no duplicates). */
+export function addVary(res: ServerResponse, member: string): void {
+  const now = res.getHeader('Vary');
+  const members = (Array.isArray(now) ? now.join(',') : now === undefined ? '' : String(now)).split(',').map((m) => m.trim()).filter(Boolean);
+  if (members.some((m) => m === '*' || m.toLowerCase() === member.toLowerCase())) return;
+  res.setHeader('Vary', [...members, member].join(', '));
+}
+
+type WriteHead = ServerResponse['writeHead'];
+type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
+type End = (chunk?: unknown, encoding?: unknown, cb?: unknown) => ServerResponse;
+type Emit = ServerResponse['emit'];
+
+function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
+  if (chunk === undefined || chunk === null || typeof chunk === 'function') return undefined;
+  if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+}
+
+/**
+ * Makes `res` compress its answer as `req`'s Accept-Encoding asks (see the module comment). Call once, before
+ * anything is written to `res`.
+ */
+export function compressAnswers(req: IncomingMessage, res: ServerResponse): void {
+  const pref = preferredCoding(req.headers['accept-encoding']);
+  addVary(res, 'Accept-Encoding');
+  const writeHead = res.writeHead as (this: ServerResponse, status: number, reason?: string) => ServerResponse;
+  const write = res.write as Write;
+  const end = res.end as End;
+  const emit = res.emit as Emit;
+
+  const sendHead = (status: number, reason: string | undefined) => writeHead.call(res, status, reason);
+  const encodeHeaders = (coding: Coding, length: number | undefined) => {
+    res.setHeader('Content-Encoding', coding);
+    if (length === undefined) res.removeHeader('Content-Length');
+    else res.setHeader('Content-Length', length);
+    const etag = res.getHeader('ETag');
+    if (typeof etag === 'string') res.setHeader('ETag', etagInCoding(etag, coding));
+  };
+
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]): ServerResponse {
+    const reason = typeof rest[0] === 'string' ? rest[0] : undefined;
+    const headers = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as OutgoingHttpHeaders | readonly unknown[] | undefined;
+    if (Array.isArray(headers)) return (writeHead as (...a: unknown[]) => ServerResponse).call(res, status, ...rest); // raw header lists: never used here
+    for (const [k, v] of Object.entries((headers ?? {}) as OutgoingHttpHeaders)) if (v !== undefined) res.setHeader(k, v);
+    addVary(res, 'Accept-Encoding');
+    res.writeHead = writeHead as WriteHead;
+    const declared = res.getHeader('Content-Length');
+    const length = declared === undefined ? undefined : Number(declared);
+    const ce = res.getHeader('Content-Encoding');
+    const coding = codingFor(pref, { status, contentType: res.getHeader('Content-Type') as string | undefined, length, contentEncoding: ce === undefined ? undefined : String(ce) });
+    if (!coding) return sendHead(status, reason);
+    if (length === undefined) {
+      startStream(coding, status, reason);
+      return res;
+    }
+    // A whole answer: wait for its body. `end(body)` compresses it whole; a first `write` makes it a stream.
+    res.write = function (chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
+      startStream(coding, status, reason);
+      return (res.write as Write)(chunk, encoding, cb);
+    } as ServerResponse['write'];
+    res.end = function (chunk?: unknown, encoding?: unknown, cb?: unknown): ServerResponse {
+      res.write = write as ServerResponse['write'];
+      res.end = end as ServerResponse['end'];
+      const body = bytesOf(chunk, encoding);
+      const done = typeof cb === 'function' ? cb : typeof encoding === 'function' ? encoding : undefined;
+      if (!body || body.length === 0) {
+        encodeHeaders(coding, undefined);
+        sendHead(status, reason);
+        return end.call(res, done);
+      }
+      compressWhole(coding, body).then(
+        (out) => {
+          if (res.destroyed) return;
+          encodeHeaders(coding, out.length);
+          sendHead(status, reason);
+          end.call(res, out, done);
+        },
+        () => res.destroy(),
+      );
+      return res;
+    } as ServerResponse['end'];
+    return res;
+  } as WriteHead;
+
+  /** Sends the head now and routes the body through a compressing stream. */
+  function startStream(coding: Coding, status: number, reason: string | undefined): void {
+    encodeHeaders(coding, undefined);
+    sendHead(status, reason);
+    if (req.method === 'HEAD') {
+      res.write = write as ServerResponse['write'];
+      res.end = end as ServerResponse['end'];
+      return;
+    }
+    const z = compressStream(coding);
+    z.on('data', (out: Buffer) => {
+      youngGarbage.streamed(out.length);
+      if (!write.call(res, out)) z.pause();
+    });
+    z.on('end', () => end.call(res));
+    z.on('error', () => res.destroy());
+    // The compressor can take more: that is the 'drain' writers of res wait for.
+    z.on('drain', () => emit.call(res, 'drain'));
+    res.once('close', () => z.destroy());
+    // The socket's drain resumes the compressor's output; it is not passed on (res' writers wait for the compressor).
+    res.emit = function (this: ServerResponse, event: string | symbol, ...args: unknown[]): boolean {
+      if (event === 'drain') {
+        z.resume();
+        return true;
+      }
+      return emit.call(res, event, ...args);
+    } as Emit;
+    res.write = function (chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
+      if (res.destroyed || z.destroyed) return false;
+      const bytes = bytesOf(chunk, encoding);
+      const done = typeof cb === 'function' ? cb : typeof encoding === 'function' ? encoding : undefined;
+      return z.write(bytes ?? Buffer.alloc(0), done as ((e?: Error | null) => void) | undefined);
+    } as ServerResponse['write'];
+    res.end = function (chunk?: unknown, encoding?: unknown, cb?: unknown): ServerResponse {
+      const bytes = bytesOf(chunk, encoding);
+      const done = typeof cb === 'function' ? cb : typeof encoding === 'function' ? encoding : undefined;
+      if (done) res.once('finish', done as () => void);
+      if (z.destroyed) return res;
+      if (bytes && bytes.length > 0) z.end(bytes);
+      else z.end();
+      return res;
+    } as ServerResponse['end'];
+  }
+}
