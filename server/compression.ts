@@ -36,8 +36,12 @@ import {
 import { codingFor, etagInCoding, preferredCoding, type Coding } from '../core/http/content-coding.ts';
 import { youngGarbage } from './young-garbage.ts';
 
-/** Compression levels: fast ones, chosen by `npm run bench -- --only compression`. */
-export const LEVELS: Record<Coding, number> = { zstd: 3, br: 4, gzip: 1 };
+/**
+ * Compression levels: the fastest of each, chosen by `npm run bench -- --only compression` (BENCHMARKS.md).
+ * On the radar catalogue's records (a SHA-1 in each) zstd 1 also compresses best (4.1:1, above zstd 3's
+ * 3.6:1 and gzip's 3.5:1 at any level up to 6); br 1 gives 3.8:1 at a sixth of br 4's time.
+ */
+export const LEVELS: Record<Coding, number> = { zstd: 1, br: 1, gzip: 1 };
 
 function brotliOptions(sizeHint?: number): BrotliOptions {
   return {
@@ -49,6 +53,7 @@ function brotliOptions(sizeHint?: number): BrotliOptions {
     },
   };
 }
+// (zlib's default chunk sizes: 64 KB pieces made zstd's and gzip's whole answers 2-4× slower, BENCHMARKS.md)
 const zstdOptions = (): ZstdOptions => ({ params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } });
 const gzipOptions = (): ZlibOptions => ({ level: LEVELS.gzip });
 
