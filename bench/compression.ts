@@ -11,7 +11,7 @@
  * - `wrk` on one-day `/files` timespans (a different day each request, by a Lua script), 8 connections.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODINGS } from '../core/http/content-coding.ts';
 import { LEVELS } from '../server/compression.ts';
@@ -42,7 +42,7 @@ export interface Transfer {
 export interface CompressionBench {
   levels: typeof LEVELS;
   answers: { name: string; transfers: Transfer[] }[];
-  oneDay: { runs: { coding: string; rps: number; mbps: number }[]; connections: number; seconds: number; wrk: string };
+  oneDay: { runs: { coding: string; rps: number; mbps: number; cpuMsPerRequest: number }[]; connections: number; seconds: number; wrk: string };
 }
 
 function findOn(names: string[]): string | undefined {
@@ -84,8 +84,16 @@ function transfers(url: string, log: (l: string) => void): Transfer[] {
   return out;
 }
 
-/** wrk on one-day timespans; requests per second and MB/s as wrk reports them. */
-function wrk(bin: string, base: string, coding: string | undefined, connections: number, seconds: number): { rps: number; mbps: number } {
+/** CPU seconds (user and system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  // after the command: state is field 3, utime 14 and stime 15 (1-based, of the whole line)
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** wrk on one-day timespans; requests per second and MB/s as wrk reports them, and the endpoint's CPU per request. */
+function wrk(bin: string, base: string, coding: string | undefined, connections: number, seconds: number, endpointPid: number): { rps: number; mbps: number; cpuMsPerRequest: number } {
+  const cpu0 = cpuSeconds(endpointPid);
   const script = join(WORK, 'compression-one-day.lua');
   // a different day of 2023 per request (the same sequence for every run)
   writeFileSync(
@@ -102,11 +110,13 @@ end
   );
   const args = ['-t', '2', '-c', String(connections), '-d', `${seconds}s`, '-s', script, ...(coding ? ['-H', `Accept-Encoding: ${coding}`] : []), base];
   const r = spawnSync(bin, args, { encoding: 'utf8', timeout: (seconds + 60) * 1000 });
+  const cpu = cpuSeconds(endpointPid) - cpu0;
+  const requests = Number(/(\d+) requests in/.exec(r.stdout)?.[1]);
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1];
   const tr = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(r.stdout);
   if (!rps || !tr || /Non-2xx/.test(r.stdout)) throw new Error(`wrk ${args.join(' ')}:\n${r.stdout}\n${r.stderr}`);
   const unit = { B: 1e-6, KB: 1024 / 1e6, MB: (1024 * 1024) / 1e6, GB: 1024 ** 3 / 1e6 }[tr[2]!] ?? NaN;
-  return { rps: Number(rps), mbps: Number(tr[1]) * unit };
+  return { rps: Number(rps), mbps: Number(tr[1]) * unit, cpuMsPerRequest: (cpu * 1000) / requests };
 }
 
 export async function runCompressionBench(log: (l: string) => void): Promise<CompressionBench> {
@@ -134,13 +144,13 @@ export async function runCompressionBench(log: (l: string) => void): Promise<Com
     const seconds = 10;
     const base = `http://127.0.0.1:${radarPort}`;
     log(`compression: one-day /files, wrk ${connections} connections, ${seconds} s, without and with each coding, twice (alternating)`);
-    wrk(wrkBin, base, undefined, connections, 3); // warm
+    wrk(wrkBin, base, undefined, connections, 3, radar.pid!); // warm
     const codings = ['identity', ...CODINGS];
-    const all: { coding: string; rps: number; mbps: number }[] = [];
+    const all: CompressionBench['oneDay']['runs'] = [];
     for (let round = 0; round < 2; round++) {
       for (const coding of codings) {
-        const r = wrk(wrkBin, base, coding === 'identity' ? undefined : coding, connections, seconds);
-        log(`  ${coding}: ${r.rps.toFixed(0)} req/s`);
+        const r = wrk(wrkBin, base, coding === 'identity' ? undefined : coding, connections, seconds, radar.pid!);
+        log(`  ${coding}: ${r.rps.toFixed(0)} req/s, endpoint CPU ${r.cpuMsPerRequest.toFixed(2)} ms per request`);
         all.push({ coding, ...r });
       }
     }

@@ -167,9 +167,9 @@ if (want('compression')) {
   }
   const o = c.oneDay;
   const plain = o.runs.find((r) => r.coding === 'identity')!;
-  row(`one-day \`/files?timespan=\` (a different day of 2023 each request), ${o.wrk}, ${o.connections} connections, ${o.seconds} s, best of two each: uncompressed`, `${plain.rps.toFixed(0)} req/s (${plain.mbps.toFixed(0)} MB/s)`, '');
+  row(`one-day \`/files?timespan=\` (a different day of 2023 each request), ${o.wrk}, ${o.connections} connections, ${o.seconds} s, best of two each: uncompressed`, `${plain.rps.toFixed(0)} req/s (${plain.mbps.toFixed(0)} MB/s); endpoint CPU ${plain.cpuMsPerRequest.toFixed(2)} ms per request`, '');
   for (const r of o.runs.filter((x) => x.coding !== 'identity')) {
-    row(`the same with \`-H 'Accept-Encoding: ${r.coding}'\``, `${r.rps.toFixed(0)} req/s (${r.mbps.toFixed(1)} MB/s): **${(r.rps / plain.rps).toFixed(2)}×** the uncompressed throughput`, r.coding === 'gzip' ? '≥ 0.8×' : '');
+    row(`the same with \`-H 'Accept-Encoding: ${r.coding}'\``, `${r.rps.toFixed(0)} req/s (${r.mbps.toFixed(1)} MB/s): **${(r.rps / plain.rps).toFixed(2)}×** the uncompressed throughput; endpoint CPU ${r.cpuMsPerRequest.toFixed(2)} ms per request (+${(r.cpuMsPerRequest - plain.cpuMsPerRequest).toFixed(2)})`, r.coding === 'gzip' ? '≥ 0.8×' : '');
   }
 }
 if (want('postgres')) {

@@ -6,15 +6,17 @@
  * - At `writeHead` the answer's status, Content-Type and Content-Length are known: codingFor() decides.
  *   `Vary` gets `Accept-Encoding` (added to whatever members the answer has), and a compressed answer's ETag
  *   gets the coding's name (etagInCoding).
- * - A whole answer (Content-Length given, the body handed to `end` at once, as sendBytes does) is compressed
- *   in one piece off the main thread and sent with the compressed Content-Length. HEAD answers the same
- *   headers when the handler hands `end` the body (node sends no body for HEAD); a handler that hands none
- *   gets Content-Encoding without a Content-Length.
- * - A streamed answer (no Content-Length, or a body written piece by piece: writePieces, a large file piped)
- *   goes through a zlib stream and leaves chunked. Back-pressure is kept end to end: `res.write` returns the
- *   compressor's answer, and `res` emits 'drain' when the compressor can take more, never for the socket's own
- *   drain (that resumes the compressor's output instead). So writePieces' stall and slow-client timers and a
- *   pipe's pausing see the client's pace through the compressor, and a compressor's buffers stay bounded by one
+ * - A compressed answer's head waits for its body: an answer that ends within HOLD_BYTES (256 KB) is a whole
+ *   one, compressed in one piece on libuv's thread pool and sent with its compressed Content-Length (or, when it
+ *   turned out under 1 KB, as it is: the size rule holds for streamed answers too). Meanwhile `res.headersSent`
+ *   is true, so a handler that fails after its writeHead destroys the answer as it would without compression.
+ *   HEAD answers GET's headers when the handler hands `end` the body (node sends no body for HEAD); a handler
+ *   that hands none, or a streamed answer, gets Content-Encoding without a Content-Length.
+ * - An answer that passes HOLD_BYTES (a live query's stream, a tree file over 256 KB piped from disk) goes on
+ *   through a zlib stream, chunked. Back-pressure is kept end to end: `res.write` returns the compressor's
+ *   answer, and `res` emits 'drain' when the compressor can take more, never for the socket's own drain (that
+ *   resumes the compressor's output instead). So writePieces' stall and slow-client timers and a pipe's
+ *   pausing see the client's pace through the compressor, and a compressor's buffers stay bounded by one
  *   piece. The compressed bytes count towards the young-garbage cadence as they leave.
  * - Levels are fast ones (LEVELS): a live answer must outrun the client's link, not squeeze the last percent
  *   (BENCHMARKS.md "compression" measured them).
@@ -98,6 +100,13 @@ type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
 type End = (chunk?: unknown, encoding?: unknown, cb?: unknown) => ServerResponse;
 type Emit = ServerResponse['emit'];
 
+/** A streamed answer is held until this much has come: a shorter one is sent whole, with its length. */
+export const HOLD_BYTES = 256 * 1024;
+
+function callbackOf(encoding: unknown, cb: unknown): (() => void) | undefined {
+  return (typeof cb === 'function' ? cb : typeof encoding === 'function' ? encoding : undefined) as (() => void) | undefined;
+}
+
 function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
   if (chunk === undefined || chunk === null || typeof chunk === 'function') return undefined;
   if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
@@ -116,13 +125,21 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
   const end = res.end as End;
   const emit = res.emit as Emit;
 
-  const sendHead = (status: number, reason: string | undefined) => writeHead.call(res, status, reason);
   const encodeHeaders = (coding: Coding, length: number | undefined) => {
     res.setHeader('Content-Encoding', coding);
     if (length === undefined) res.removeHeader('Content-Length');
     else res.setHeader('Content-Length', length);
     const etag = res.getHeader('ETag');
     if (typeof etag === 'string') res.setHeader('ETag', etagInCoding(etag, coding));
+  };
+
+  // While the head waits for the body (see hold()), res reports it sent: a handler that fails after its writeHead
+  // must destroy the answer, as it would without compression, not write a second head.
+  let headHeld = false;
+  Object.defineProperty(res, 'headersSent', { configurable: true, get: () => headHeld || (Reflect.get(Object.getPrototypeOf(res) as object, 'headersSent', res) as boolean) });
+  const sendHead = (status: number, reason: string | undefined) => {
+    headHeld = false;
+    return writeHead.call(res, status, reason);
   };
 
   res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]): ServerResponse {
@@ -134,27 +151,63 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
     res.writeHead = writeHead as WriteHead;
     const declared = res.getHeader('Content-Length');
     const length = declared === undefined ? undefined : Number(declared);
-    const ce = res.getHeader('Content-Encoding');
-    const coding = codingFor(pref, { status, contentType: res.getHeader('Content-Type') as string | undefined, length, contentEncoding: ce === undefined ? undefined : String(ce) });
+    const coding = codingFor(pref, shape(status, length));
     if (!coding) return sendHead(status, reason);
-    if (length === undefined) {
-      startStream(coding, status, reason);
-      return res;
+    if (req.method === 'HEAD' && length === undefined) {
+      // a streamed answer's HEAD: its length is not known, so neither is whether it is 1 KB
+      encodeHeaders(coding, undefined);
+      return sendHead(status, reason);
     }
-    // A whole answer: wait for its body. `end(body)` compresses it whole; a first `write` makes it a stream.
+    hold(coding, status, reason);
+    return res;
+  } as WriteHead;
+
+  function shape(status: number, length: number | undefined) {
+    const ce = res.getHeader('Content-Encoding');
+    return { status, contentType: res.getHeader('Content-Type') as string | undefined, length, contentEncoding: ce === undefined ? undefined : String(ce) };
+  }
+
+  /**
+   * Holds the head and the body until the body ends (a whole answer: compressed in one piece, sent with its
+   * length; or uncompressed, when it turned out under 1 KB) or passes HOLD_BYTES (a stream, from there on).
+   */
+  function hold(coding: Coding, status: number, reason: string | undefined): void {
+    headHeld = true;
+    let held: Buffer[] = [];
+    let heldBytes = 0;
     res.write = function (chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
+      const bytes = bytesOf(chunk, encoding);
+      const done = callbackOf(encoding, cb);
+      if (bytes && bytes.length > 0) {
+        held.push(bytes);
+        heldBytes += bytes.length;
+      }
+      if (heldBytes < HOLD_BYTES) {
+        if (done) process.nextTick(done);
+        return true;
+      }
+      const first = Buffer.concat(held);
+      held = [];
       startStream(coding, status, reason);
-      return (res.write as Write)(chunk, encoding, cb);
+      return (res.write as Write)(first, undefined, done);
     } as ServerResponse['write'];
     res.end = function (chunk?: unknown, encoding?: unknown, cb?: unknown): ServerResponse {
       res.write = write as ServerResponse['write'];
       res.end = end as ServerResponse['end'];
-      const body = bytesOf(chunk, encoding);
-      const done = typeof cb === 'function' ? cb : typeof encoding === 'function' ? encoding : undefined;
-      if (!body || body.length === 0) {
+      const bytes = bytesOf(chunk, encoding);
+      if (bytes && bytes.length > 0) held.push(bytes);
+      const body = Buffer.concat(held);
+      const done = callbackOf(encoding, cb);
+      if (body.length === 0 && req.method === 'HEAD') {
+        // a HEAD whose handler gave no body: the coding, but no length
         encodeHeaders(coding, undefined);
         sendHead(status, reason);
         return end.call(res, done);
+      }
+      if (!codingFor(pref, shape(status, body.length))) {
+        res.setHeader('Content-Length', body.length);
+        sendHead(status, reason);
+        return end.call(res, body, done);
       }
       compressWhole(coding, body).then(
         (out) => {
@@ -167,18 +220,12 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
       );
       return res;
     } as ServerResponse['end'];
-    return res;
-  } as WriteHead;
+  }
 
   /** Sends the head now and routes the body through a compressing stream. */
   function startStream(coding: Coding, status: number, reason: string | undefined): void {
     encodeHeaders(coding, undefined);
     sendHead(status, reason);
-    if (req.method === 'HEAD') {
-      res.write = write as ServerResponse['write'];
-      res.end = end as ServerResponse['end'];
-      return;
-    }
     const z = compressStream(coding);
     z.on('data', (out: Buffer) => {
       youngGarbage.streamed(out.length);
