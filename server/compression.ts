@@ -63,6 +63,25 @@ const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 const zstdAsync = promisify(zstdCompress);
 
+/**
+ * Compressed forms of bodies, by the body's own Buffer: a file of the tree held in memory (respond.ts keeps files
+ * up to 256 KB) is one Buffer for as long as it is held, so it is compressed once per coding, and its compressed
+ * forms go when it goes. A build's files never change (a new build is a new folder), nor does a held Buffer.
+ */
+const compressedForms = new WeakMap<Uint8Array, Partial<Record<Coding, Promise<Buffer>>>>();
+
+/** compressWhole, once per Buffer and coding (compressedForms). */
+export function compressWholeOnce(coding: Coding, body: Uint8Array): Promise<Buffer> {
+  let forms = compressedForms.get(body);
+  if (!forms) compressedForms.set(body, (forms = {}));
+  const known = forms[coding];
+  if (known) return known;
+  const made = compressWhole(coding, body);
+  forms[coding] = made;
+  made.catch(() => delete forms[coding]);
+  return made;
+}
+
 /** A whole body in one coding, compressed on libuv's thread pool. */
 export function compressWhole(coding: Coding, body: Uint8Array): Promise<Buffer> {
   switch (coding) {
@@ -196,7 +215,8 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
       res.end = end as ServerResponse['end'];
       const bytes = bytesOf(chunk, encoding);
       if (bytes && bytes.length > 0) held.push(bytes);
-      const body = Buffer.concat(held);
+      // a body handed to end() whole stays the same Buffer (compressWholeOnce knows a held file by it)
+      const body = held.length === 1 ? held[0]! : Buffer.concat(held);
       const done = callbackOf(encoding, cb);
       if (body.length === 0 && req.method === 'HEAD') {
         // a HEAD whose handler gave no body: the coding, but no length
@@ -209,7 +229,7 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
         sendHead(status, reason);
         return end.call(res, body, done);
       }
-      compressWhole(coding, body).then(
+      compressWholeOnce(coding, body).then(
         (out) => {
           if (res.destroyed) return;
           encodeHeaders(coding, out.length);
