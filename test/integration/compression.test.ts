@@ -5,7 +5,8 @@
  * file); whole answers carry the compressed Content-Length, streamed ones go chunked; each coding has its own
  * ETag and revalidates; HEAD answers GET's headers; PNG, small answers and refused codings stay identity; a
  * large streamed answer read slowly arrives whole; a client that stops reading a compressed stream is
- * dropped, and one that keeps it waiting is reported slow.
+ * dropped, and one that keeps it waiting is reported slow; the young-garbage cadence counts the pieces and the
+ * compressed bytes; a handler failing after its head (the body held) still destroys the answer.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { createServer, request } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
+import { youngGarbage } from '../../server/young-garbage.ts';
 import { CODINGS, etagInCoding, type Coding } from '../../core/http/content-coding.ts';
 import { compressAnswers, HOLD_BYTES } from '../../server/compression.ts';
 import { sendError, writePieces } from '../../server/respond.ts';
@@ -272,6 +274,26 @@ describe('back-pressure through the compressor', () => {
     expect(slowCalls).toHaveLength(1);
     socket.destroy();
     await new Promise<void>((r) => server.close(() => r()));
+  });
+});
+
+describe('young-garbage accounting through the compressor', () => {
+  test.each(CODINGS)('%s: the pieces written and the compressed bytes sent are both counted', async (coding) => {
+    const streamed = vi.spyOn(youngGarbage, 'streamed');
+    try {
+      const total = 40;
+      const { server, port } = await streamingServer(async function* () {
+        for (let i = 0; i < total; i++) yield hexPiece();
+      }, {});
+      streamed.mockClear();
+      const r = await raw(`http://127.0.0.1:${port}`, '/', { headers: { 'Accept-Encoding': coding } });
+      expect(r.headers['content-encoding']).toBe(coding);
+      const counted = streamed.mock.calls.reduce((n, [bytes]) => n + bytes, 0);
+      expect(counted).toBe(total * 64 * 1024 + r.wire.length);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    } finally {
+      streamed.mockRestore();
+    }
   });
 });
 
