@@ -14,6 +14,7 @@ import { handleTimeseries, timeseriesMethods, type TimeseriesOptions } from './t
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { sendError, trySendFile } from './respond.ts';
 import { applyCommonHeaders } from './http-cache.ts';
+import { compressAnswers } from './compression.ts';
 import type { ServedBuild } from './served-build.ts';
 
 const SITE_TYPES: Record<string, string> = {
@@ -88,6 +89,7 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
   const server = createServer((req, res) => {
     const build = getBuild();
+    compressAnswers(req, res);
     if (applyCommonHeaders(req, res, build.tag)) return;
     build.inFlight++;
     res.once('close', () => build.inFlight--);

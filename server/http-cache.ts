@@ -6,7 +6,9 @@
  *   locale too, so it is part of the hash there (when sent).
  * - `Cache-Control: public, max-age=300` on answers (a CDN or browser may reuse them for five minutes, then
  *   revalidates with the ETag); errors are `no-store`. `Vary: Accept`, as `Accept` selects the representation
- *   (`Vary: Accept, Accept-Language` on the Timeseries API).
+ *   (`Vary: Accept, Accept-Language` on the Timeseries API; compression.ts adds `Accept-Encoding`, and the
+ *   coding's name to the ETag of a compressed answer: a 304 answers any coding's ETag of the current answer,
+ *   with the ETag the client sent).
  * - CORS: `Access-Control-Allow-Origin: *` on everything, and the headers a script needs to read exposed
  *   (`Link` for paging, `ETag`, `Content-Disposition`).
  * - Security, on every answer (HTML pages of the docs site and of the radar API's `text/html` type included):
@@ -16,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
+import { etagsInAnyCoding } from '../core/http/content-coding.ts';
 
 export const CACHE_CONTROL = 'public, max-age=300';
 
@@ -31,11 +34,19 @@ export function etagOf(buildTag: string, req: IncomingMessage): string {
   return `"${buildTag}-${createHash('sha1').update(key).digest('base64url').slice(0, 16)}"`;
 }
 
-/** Whether an `If-None-Match` header matches the ETag (weak comparison, `*` included). */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+/**
+ * The ETag an `If-None-Match` header matches (weak comparison): `etag` itself or `etag` in a content coding
+ * (etagInCoding: every coding of one build's answer is current), `etag` for `*`; undefined when none matches.
+ */
+export function matchingEtag(header: string | undefined, etag: string): string | undefined {
+  if (!header) return undefined;
+  if (header.trim() === '*') return etag;
+  const current = etagsInAnyCoding(etag);
+  for (const t of header.split(',')) {
+    const tag = t.trim().replace(/^W\//, '');
+    if (current.includes(tag)) return tag;
+  }
+  return undefined;
 }
 
 /**
@@ -52,7 +63,9 @@ export function applyCommonHeaders(req: IncomingMessage, res: ServerResponse, bu
   const etag = etagOf(buildTag, req);
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', CACHE_CONTROL);
-  if (!matchesIfNoneMatch(req.headers['if-none-match'], etag)) return false;
+  const matched = matchingEtag(req.headers['if-none-match'], etag);
+  if (matched === undefined) return false;
+  res.setHeader('ETag', matched);
   res.writeHead(304);
   res.end();
   return true;

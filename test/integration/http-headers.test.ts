@@ -29,7 +29,7 @@ describe('ETag and 304', () => {
     const etag = a.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+-[\w-]+"$/);
     expect(a.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(a.headers.get('vary')).toBe(path.startsWith('/api/v1/') ? 'Accept, Accept-Language' : 'Accept');
+    expect(a.headers.get('vary')).toBe(path.startsWith('/api/v1/') ? 'Accept, Accept-Language, Accept-Encoding' : 'Accept, Accept-Encoding');
     const b = await get(server().url, path);
     expect(b.headers.get('etag')).toBe(etag);
     const c = await get(server().url, path, { 'If-None-Match': `W/${etag}, "other"` });

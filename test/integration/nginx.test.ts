@@ -22,7 +22,9 @@ import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../../core/timeseries/rout
 import { staticFile as tsFile } from '../../core/timeseries/static-tree.ts';
 import { decodePng } from '../helpers/png.ts';
 import { runTmp } from '../helpers/paths.ts';
-import { ensureNginx, rawRequest, startNginx, type NginxBinary, type RawAnswer, type RunningNginx } from '../helpers/nginx.ts';
+import { ensureBrotliModule, ensureNginx, rawRequest, startNginx, type NginxBinary, type RawAnswer, type RunningNginx } from '../helpers/nginx.ts';
+import { brotliDecompressSync, zstdDecompressSync } from 'node:zlib';
+import { etagInCoding } from '../../core/http/content-coding.ts';
 import { inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
 
 interface Case {
@@ -63,6 +65,9 @@ const installed: NginxBinary | { skip: string } = ensureNginx();
 const nginxBin = 'skip' in installed ? undefined : installed;
 if ('skip' in installed) console.warn(`nginx.test.ts skipped: ${installed.skip}`);
 else console.info(`nginx.test.ts: ${installed.version} at ${installed.path} (${installed.how})`);
+const brotli = nginxBin ? ensureBrotliModule() : { skip: 'no nginx' };
+const brotliModule = 'skip' in brotli ? undefined : brotli.path;
+if (nginxBin && 'skip' in brotli) console.warn(`nginx.test.ts: without the brotli module (gzip only): ${brotli.skip}`);
 
 /** nginx in front of an endpoint over one build, with the requests that reached the endpoint recorded. */
 class Pair {
@@ -86,7 +91,7 @@ class Pair {
       if (typeof id === 'string') this.reached.add(id);
     });
     const endpoint = this.endpoint.url;
-    this.nginx = await startNginx(bin, this.prefix, (listen) => nginxConfig({ site: this.site, endpoint, listen, workers: 2 }));
+    this.nginx = await startNginx(bin, this.prefix, (listen) => nginxConfig({ site: this.site, endpoint, listen, workers: 2, ...(brotliModule ? { brotliModule } : {}) }));
   }
 
   private endpointClosed = false;
@@ -483,6 +488,56 @@ describe('nginx: downloads and the BAS prefix', () => {
     const index = JSON.parse((await rawRequest(radar.nginx.url, `${BAS_PREFIX}/`)).body.toString()) as { api_routes: { path: string }[] };
     expect(index.api_routes.length).toBe(RADAR_ROUTES.length);
     for (const r of index.api_routes) expect(r.path.startsWith(`${BAS_PREFIX}/`), r.path).toBe(true);
+  });
+});
+
+describe('nginx compresses what it serves', () => {
+  test('files of 1 KB or more in gzip (and br with the brotli module), to the file\'s bytes; small files, PNG and zstd-only clients plain', async (ctx) => {
+    if (!nginxBin) return ctx.skip();
+    const P = RADAR_PREFIX;
+    const big = await rawRequest(radar.nginx.url, `${P}/radars`, { headers: { 'X-Nginx-Test': 'gzip-file' } });
+    const file = readFileSync(join(radar.site, radarFile(`${P}/radars`, variantFor('json', false))));
+    expect(file.length).toBeGreaterThanOrEqual(1024);
+    expect(big.gzipped).toBe(true);
+    expect(big.body.equals(file)).toBe(true);
+    expect(String(big.headers['vary'])).toMatch(/Accept-Encoding/);
+    const br = await rawRequest(radar.nginx.url, `${P}/radars`, { headers: { 'Accept-Encoding': 'br' } });
+    if (brotliModule) {
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.body).equals(file)).toBe(true);
+    } else {
+      expect(br.headers['content-encoding']).toBeUndefined();
+      expect(br.body.equals(file)).toBe(true);
+    }
+    // Debian has no zstd module for nginx: a client that accepts only zstd gets the file as it is
+    const zstdOnly = await rawRequest(radar.nginx.url, `${P}/radars`, { headers: { 'Accept-Encoding': 'zstd' } });
+    expect(zstdOnly.headers['content-encoding']).toBeUndefined();
+    expect(zstdOnly.body.equals(file)).toBe(true);
+    const small = readdirSync(join(radar.site, 'radarnet/mirror/v3/radars')).find((f) => f.endsWith('.json') && readFileSync(join(radar.site, 'radarnet/mirror/v3/radars', f)).length < 1024);
+    expect(small).toBeDefined();
+    const plain = await rawRequest(radar.nginx.url, `${P}/radars/${small!.replace(/\.json$/, '.json')}`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const series = readdirSync(join(ts.site, 'api/v1/timeseries')).find((f) => !f.includes('.'))!;
+    const png = await rawRequest(ts.nginx.url, `${TIMESERIES_PREFIX}/timeseries/${series}/lastWeek`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+    if (png.status === 200) {
+      expect(png.headers['content-type']).toBe('image/png');
+      expect(png.headers['content-encoding']).toBeUndefined();
+    }
+  });
+
+  test('live answers come compressed by the endpoint, as they are (its coding, its ETag)', async (ctx) => {
+    if (!nginxBin) return ctx.skip();
+    const target = `${RADAR_PREFIX}/files?timespan=1990/2100`;
+    const plain = await rawRequest(radar.endpoint.url, target, { headers: { 'Accept-Encoding': 'identity' } });
+    for (const coding of ['zstd', 'br', 'gzip'] as const) {
+      const { answer, fromTree } = await radar.viaNginx({ name: coding, target, headers: { 'Accept-Encoding': coding } });
+      expect(fromTree).toBe(false);
+      expect(answer.headers['content-encoding']).toBe(coding);
+      const body = coding === 'zstd' ? zstdDecompressSync(answer.body) : coding === 'br' ? brotliDecompressSync(answer.body) : answer.body;
+      expect(body.equals(plain.body)).toBe(true);
+      expect(answer.headers['etag']).toBe(etagInCoding(String(plain.headers['etag']), coding));
+    }
   });
 });
 
