@@ -382,9 +382,9 @@ describe('docs site over a build with both APIs', () => {
 
   test('the search page loads its script from a file and has a status region for its answers', async () => {
     const html = await page('search/index.html');
-    expect(html).toMatch(/<form[^>]*id="ts-search-form"[^>]*method="get"/);
+    expect(html).toMatch(/<form[^>]*id="site-search-form"[^>]*method="get"/);
     expect(html).toMatch(/<input[^>]*name="q"/);
-    expect(html).toMatch(/id="ts-search-status"[^>]*role="status"/);
+    expect(html).toMatch(/id="site-search-status"[^>]*role="status"/);
     const src = /<script[^>]*\ssrc="([^"]+)"/.exec(html)?.[1];
     expect(src).toBeDefined();
     expect(await isFile(join(site, src!))).toBe(true);
