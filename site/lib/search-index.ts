@@ -44,10 +44,10 @@ const TYPE_OF: Record<CollectionName, EntryType> = {
 };
 
 /** Where an entry leads: its browse page where the site has one, else its record in the API. */
-function hrefOf(collection: CollectionName, id: string): string {
+function hrefOf(collection: CollectionName, id: string, label: string): string {
   if (collection === 'timeseries') return seriesPage(id);
   if (collection === 'stations') return `/browse/stations/#${encodeURIComponent(id)}`;
-  if (collection === 'phenomena') return `/browse/timeseries/#phenomenon-${encodeURIComponent(id)}`;
+  if (collection === 'phenomena') return `/browse/timeseries/?q=${encodeURIComponent(label)}`;
   return `${TIMESERIES_PREFIX}/${collection}/${encodeURIComponent(id)}`;
 }
 
@@ -98,7 +98,7 @@ export async function searchIndex(): Promise<SearchIndex> {
         const label = m.label ?? m.properties?.label;
         if (id === undefined || label === undefined) continue;
         const other = [...(labels.get(id) ?? new Map<string, string>())].filter(([locale, l]) => (locales.add(locale), l !== label)).map(([, l]) => l);
-        entries.push([TYPE_OF[c], id, label, hrefOf(c, id), [...new Set(other)]]);
+        entries.push([TYPE_OF[c], id, label, hrefOf(c, id, label), [...new Set(other)]]);
       }
     }
   }

@@ -36,7 +36,7 @@ interface Entry {
 export interface Hit {
   entry: Entry;
   rank: number;
-  /** The text that matched (a label of another locale, an institute), when the label and id did not. */
+  /** The text that matched (a label of another locale, an institute), when the label did not. */
   via: string | undefined;
 }
 
@@ -51,7 +51,7 @@ export function searchEntries(entries: readonly Entry[], q: string): Hit[] {
   for (const entry of entries) {
     const r = rank(entry.folded, words);
     if (r === undefined) continue;
-    const own = rank(entryFolds([entry.label, entry.id]), words);
+    const own = rank(entryFolds([entry.label]), words);
     const via = own === undefined ? entry.other.find((o) => rank(entryFolds([o]), words) !== undefined) : undefined;
     hits.push({ entry, rank: r, via });
   }

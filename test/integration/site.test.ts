@@ -27,6 +27,7 @@ import { COLLECTIONS } from '../../core/timeseries/catalogue.ts';
 import { timeseriesFieldDocs } from '../../site/lib/timeseries-docs.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { ids, links, textOf } from '../helpers/html.ts';
+import { typesetUnit } from '../../site/lib/units.ts';
 import { runTmp } from '../helpers/paths.ts';
 
 const MAX_PAGE_BYTES = 300 * 1024;
@@ -529,7 +530,8 @@ describe('docs site over a timeseries-only build', () => {
         expect(text, s.id).toContain(i.name);
         intervals++;
       }
-      if (s.first) expect(text, s.id).toContain(`First value ${s.first.value} ${s.uom}`);
+      // the unit as the page typesets it (m³/s for m3/s)
+      if (s.first) expect(text, s.id).toContain(`First value ${s.first.value} ${typesetUnit(s.uom)}`);
       const chart = tsCharts(html)[0]!;
       const kind = defaultStyle(cat, s)?.chartType ?? 'line';
       expect(chart, s.id).toContain(`class="series series-${kind}"`);
