@@ -80,7 +80,20 @@ interface Member {
   properties?: { id: string; label: string };
 }
 
-export async function searchIndex(): Promise<SearchIndex> {
+let made: Promise<SearchIndex> | undefined;
+
+/** The index, made once per site build. */
+export function searchIndex(): Promise<SearchIndex> {
+  made ??= makeIndex();
+  return made;
+}
+
+/** The texts an entry is found by besides its label (other locales, a radar's institute), by id; for a table's filter. */
+export async function otherTexts(type: EntryType): Promise<Map<string, string[]>> {
+  return new Map((await searchIndex()).entries.filter((e) => e[0] === type).map((e) => [e[1], e[4]]));
+}
+
+async function makeIndex(): Promise<SearchIndex> {
   const entries: IndexEntry[] = [];
   const locales = new Set<string>();
   if (hasTree('radarnet-mirror-v3')) {

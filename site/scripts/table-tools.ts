@@ -2,7 +2,8 @@
  * Sorting and filtering for the browse tables (`table[data-table]`: radars, stations, timeseries), in the browser,
  * the state kept in the address so a sorted, filtered table can be bookmarked and shared:
  *
- * - `?q=words`: the rows holding every word (case- and diacritics-insensitive, site/lib/search-text.ts);
+ * - `?q=words`: the rows holding every word in their text or their `data-filter` (labels in other locales, ids),
+ *   case- and diacritics-insensitive (site/lib/search-text.ts);
  * - `?sort=KEY&order=asc|desc`: the column whose header has `data-key=KEY`; a cell's `data-sort` is its sort
  *   value when it has one (a number or an ISO time), else its text; numbers sort as numbers, empty cells last.
  *
@@ -40,7 +41,8 @@ function setUp(table: HTMLTableElement, n: number): void {
   if (!body || !headRow) return;
   const rows = Array.from(body.rows);
   const original = rows.slice();
-  const texts = new Map(rows.map((r) => [r, r.textContent ?? '']));
+  // what a filter looks in: the row's text, and its `data-filter` (labels in other locales, ids)
+  const texts = new Map(rows.map((r) => [r, `${r.textContent ?? ''} ${r.dataset['filter'] ?? ''}`]));
   const id = table.id || `table-${n}`;
   const wrap = table.closest('.table-wrap') ?? table;
   const what = table.dataset['table'] ?? 'rows';
