@@ -285,18 +285,14 @@ describe('every page family: accessible in light and dark, light to load, looked
       for (const scheme of ['light', 'dark'] as const) {
         await withPage({ ...options, colorScheme: scheme }, async (page) => {
           for (const p of pages()) {
-            let bytes = 0;
-            const counting = async (res: import('playwright-core').Response) => {
-              if (res.request().resourceType() === 'image' || /^image\//.test(res.headers()['content-type'] ?? '')) return;
-              bytes += (await res.body().catch(() => Buffer.alloc(0))).length;
-            };
-            const pending: Promise<void>[] = [];
-            const listener = (res: import('playwright-core').Response) => void pending.push(counting(res));
-            page.on('response', listener);
             await page.goto(`${p.base}${p.path}`, { waitUntil: 'load' });
-            await page.waitForTimeout(200);
-            page.off('response', listener);
-            await Promise.all(pending);
+            await page.waitForTimeout(200); // the scripts' requests (the search index)
+            // the bytes of the document and of every resource but images, as decoded (compression not counted)
+            const bytes = await page.evaluate(() =>
+              [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+                .filter((e) => (e as PerformanceResourceTiming).initiatorType !== 'img' && !/\.(png|jpe?g|gif|webp|avif|svg|ico)(\?|$)/.test(e.name))
+                .reduce((n, e) => n + (e as PerformanceResourceTiming).decodedBodySize, 0),
+            );
             if (width === '1280' && scheme === 'light') weights.push(`${p.name} ${(bytes / 1024).toFixed(0)} KB`);
             if (bytes > MAX_PAGE_BYTES) heavy.push(`${p.path}: ${bytes} bytes`);
             await page.screenshot({ path: join(SCREENSHOTS, `tasks-${p.name}-${width}-${scheme}.png`) });
