@@ -257,6 +257,23 @@ export function recentAlarmsByRadar(): Map<string, AlarmRecord[]> {
   return alarmsCache;
 }
 
+let alarmDaysCache: Map<string, Map<string, number>> | undefined;
+
+/** Alarm instances per radar code and UTC day (`YYYY-MM-DD`) of the transfer start, from the alarm collection. */
+export function alarmsByRadarDay(): Map<string, Map<string, number>> {
+  if (alarmDaysCache) return alarmDaysCache;
+  alarmDaysCache = new Map();
+  if (hasTree('radarnet-mirror-v3')) {
+    forEachTreeRecord<TransferredRecord>(staticFile(`${RADAR_PREFIX}/transferred/files/alarm`, EXPANDED_JSON), (t) => {
+      let days = alarmDaysCache!.get(t.radar_code);
+      if (!days) alarmDaysCache!.set(t.radar_code, (days = new Map()));
+      const day = t.transfer_start_datetime.slice(0, 10);
+      days.set(day, (days.get(day) ?? 0) + 1);
+    });
+  }
+  return alarmDaysCache;
+}
+
 // ---------------------------------------------------------------------------------------------- coverage
 
 interface CoverageRecord {

@@ -167,6 +167,34 @@ describe('the scientist: a radar’s files of a day and their checksum list', ()
   });
 });
 
+describe('the scientist: which radars have data on which day', () => {
+  test('the availability matrix: each cell the covered share of its day, opening the finder for that radar and day', async () => {
+    const base = radar.url;
+    const files = await json<FileRow[]>(base, `${RADAR_PREFIX}/files.expanded.json`);
+    await withPage(DESKTOP, async (page) => {
+      const { problems, inFlight } = watchPage(page, base);
+      await page.goto(`${base}/browse/`, { waitUntil: 'load' });
+      await page.locator('main a', { hasText: 'Availability' }).first().click();
+      await page.waitForURL(/\/browse\/availability\/$/);
+      const cells = page.locator('table.availability tbody td a');
+      expect(await cells.count()).toBeGreaterThan(0);
+      // a cell of sas with files: its day and radar in the finder's address, and the finder lists files of that day
+      const cell = page.locator('table.availability tbody tr', { has: page.locator('th', { hasText: /^sas$/ }) }).locator('td a:not([data-share="0.0000"])').first();
+      const label = (await cell.getAttribute('aria-label')) ?? '';
+      const day = /(\d{4}-\d{2}-\d{2})/.exec(label)?.[1];
+      expect(day, label).toBeDefined();
+      const onDay = files.filter((f) => f.radar_code === 'sas' && f.file_start_datetime.slice(0, 10) <= day! && f.file_end_datetime.slice(0, 10) >= day!);
+      expect(onDay.length, `sas has files on ${day}`).toBeGreaterThan(0);
+      await cell.click();
+      await page.waitForURL(/\/browse\/files\//);
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ radar_code: 'sas', from: day, to: day });
+      await expect.poll(() => page.locator('#finder-results tbody tr').count(), { timeout: 10_000 }).toBe(onDay.length);
+      await settle(inFlight);
+      expect(describeProblems(problems)).toEqual([]);
+    });
+  });
+});
+
 describe('tables, the 404 page', () => {
   test('the radars table sorts and filters, and the address keeps both', async () => {
     const base = radar.url;
@@ -253,6 +281,7 @@ describe('every page family: accessible in light and dark, light to load, looked
     { name: 'radar', base: radar.url, path: '/browse/radars/sas/' },
     { name: 'finder', base: radar.url, path: '/browse/files/' },
     { name: 'alarms', base: radar.url, path: '/browse/alarms/' },
+    { name: 'availability', base: radar.url, path: '/browse/availability/' },
     { name: 'search-radar', base: radar.url, path: '/search/?q=sas' },
     { name: 'stations', base: ts.url, path: '/browse/stations/' },
     { name: 'timeseries', base: ts.url, path: '/browse/timeseries/' },
