@@ -180,9 +180,9 @@ describe('the scientist: which radars have data on which day', () => {
       expect(await cells.count()).toBeGreaterThan(0);
       // a cell of sas with files: its day and radar in the finder's address, and the finder lists files of that day
       const cell = page.locator('table.availability tbody tr', { has: page.locator('th', { hasText: /^sas$/ }) }).locator('td a:not([data-share="0.0000"])').first();
-      const label = (await cell.getAttribute('aria-label')) ?? '';
-      const day = /(\d{4}-\d{2}-\d{2})/.exec(label)?.[1];
-      expect(day, label).toBeDefined();
+      const day = (await cell.getAttribute('data-day')) ?? undefined;
+      expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(await cell.innerText(), 'the cell says its share').toMatch(/^\d+/);
       const onDay = files.filter((f) => f.radar_code === 'sas' && f.file_start_datetime.slice(0, 10) <= day! && f.file_end_datetime.slice(0, 10) >= day!);
       expect(onDay.length, `sas has files on ${day}`).toBeGreaterThan(0);
       await cell.click();
