@@ -195,6 +195,35 @@ describe('the scientist: which radars have data on which day', () => {
   });
 });
 
+describe('the mirror operator: today’s alarms', () => {
+  test('from the home page, the latest day’s alarm files in two clicks, each linked to its record', async () => {
+    const base = radar.url;
+    const alarms = await json<{ id: number; file_path: string; transfer_start_datetime: string }[]>(base, `${RADAR_PREFIX}/transferred/files/alarm.expanded.json`);
+    expect(alarms.length, 'the demo has alarms').toBeGreaterThan(0);
+    const day = alarms.map((a) => a.transfer_start_datetime.slice(0, 10)).sort().at(-1)!;
+    const want = alarms.filter((a) => a.transfer_start_datetime.startsWith(day));
+    await withPage(DESKTOP, async (page) => {
+      const { problems } = watchPage(page, base);
+      await page.goto(`${base}/`, { waitUntil: 'load' });
+      await page.locator('nav[aria-label="Site"] a', { hasText: /^Alarms$/ }).click();
+      await page.waitForURL(/\/browse\/alarms\/$/);
+      expect(await page.locator('h2#latest').innerText()).toContain(day);
+      const rows = page.locator('table.latest-alarms tbody tr');
+      const ids = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-id'))));
+      expect([...ids].sort((a, b) => a - b)).toEqual(want.map((a) => a.id).sort((a, b) => a - b));
+      const first = want.find((a) => a.id === ids[0])!;
+      expect(await rows.first().locator('th').innerText()).toBe(baseName(first.file_path));
+      // latest first
+      const starts = await rows.locator('td.date time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime') ?? ''));
+      expect(starts).toEqual([...starts].sort().reverse());
+      const [record] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('.json')), rows.first().locator('a', { hasText: 'JSON' }).click()]);
+      expect(record.status()).toBe(200);
+      expect(((await record.json()) as { id: number }).id).toBe(first.id);
+      expect(describeProblems(problems)).toEqual([]);
+    });
+  });
+});
+
 describe('tables, the 404 page', () => {
   test('the radars table sorts and filters, and the address keeps both', async () => {
     const base = radar.url;
