@@ -57,10 +57,7 @@ export function dailyShares(intervals: readonly { start: number; end: number }[]
 
 export function availability(codes: readonly string[], coverage: ReadonlyMap<string, CoverageSeries[]>, alarms: ReadonlyMap<string, ReadonlyMap<string, number>>, days: readonly string[]): AvailabilityRow[] {
   return codes.map((code) => {
-    const series = coverage.get(code) ?? [];
-    const file = series.filter((s) => s.coverageType === 'file');
-    const used = (file.length > 0 ? file : series.filter((s) => s.coverageType === 'data')).flatMap((s) => s.intervals);
-    const shares = dailyShares(used, days);
+    const shares = dailyShares(coverageIntervals(coverage.get(code) ?? []), days);
     return { code, cells: days.map((day, i) => ({ day, share: shares[i]!, alarms: alarms.get(code)?.get(day) ?? 0 })) };
   });
 }
@@ -78,4 +75,16 @@ export function trimLeadingEmpty(rows: AvailabilityRow[]): AvailabilityRow[] {
   let first = 0;
   while (first < width - 1 && rows.every((r) => r.cells[first]!.share === 0 && r.cells[first]!.alarms === 0)) first++;
   return rows.map((r) => ({ code: r.code, cells: r.cells.slice(first) }));
+}
+
+/** The gaps between a radar's merged coverage intervals (none before the first or after the last), in time order. */
+export function gaps(intervals: readonly { start: number; end: number }[]): { start: number; end: number }[] {
+  const merged = union(intervals);
+  return merged.slice(1).map((m, i) => ({ start: merged[i]!.end, end: m.start }));
+}
+
+/** The intervals a radar's day shares and gaps are computed from: `file` coverage of every type, else `data` coverage. */
+export function coverageIntervals(series: readonly CoverageSeries[]): { start: number; end: number }[] {
+  const file = series.filter((s) => s.coverageType === 'file');
+  return (file.length > 0 ? file : series.filter((s) => s.coverageType === 'data')).flatMap((s) => s.intervals);
 }

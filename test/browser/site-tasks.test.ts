@@ -79,6 +79,18 @@ describe('the scientist: a radar’s files of a day and their checksum list', ()
     await withPage(DESKTOP, async (page) => {
       const { problems, inFlight } = watchPage(page, base);
       await page.goto(`${base}/browse/radars/sas/`, { waitUntil: 'load' });
+      // the gaps of sas's file coverage, as the coverage collection gives them, each opening the finder for its days
+      const cov = (await json<{ radar_code: string; coverage_type: string; start_datetime: string; end_datetime: string }[]>(base, `${RADAR_PREFIX}/coverage/temporal.json`)).filter((c) => c.radar_code === 'sas' && c.coverage_type === 'file');
+      const merged: { start: number; end: number }[] = [];
+      for (const c of cov.map((x) => ({ start: Date.parse(x.start_datetime), end: Date.parse(x.end_datetime) })).sort((a, b) => a.start - b.start)) {
+        const last = merged.at(-1);
+        if (last && c.start <= last.end) last.end = Math.max(last.end, c.end);
+        else merged.push({ ...c });
+      }
+      const holes = merged.slice(1).map((m, i) => `${new Date(merged[i]!.end).toISOString()}/${new Date(m.start).toISOString()}`).reverse().slice(0, 50);
+      const listed = await page.locator('table.gaps tbody tr').evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute('data-start')}/${tr.getAttribute('data-end')}`));
+      expect(listed).toEqual(holes);
+      if (holes.length > 0) expect(await page.locator('table.gaps tbody tr a').first().getAttribute('href')).toMatch(/^\/browse\/files\/\?radar_code=sas&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/);
       await page.locator('main a', { hasText: 'File finder' }).first().click();
       await page.waitForURL(/\/browse\/files\//);
       expect(new URL(page.url()).searchParams.get('radar_code'), 'the link carries the radar').toBe('sas');
