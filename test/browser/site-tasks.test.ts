@@ -7,7 +7,7 @@
  *   every JSON link answers JSON to a browser; an error clears the last results;
  * - tables sort and filter, and the address keeps the state; unknown site paths get an HTML 404, API paths JSON;
  * - axe finds no serious or critical violation in light and dark colour schemes; every page stays under
- *   300 KB before images; screenshots at 1280 and 390 px, light and dark (test/artifacts/screenshots/tasks-*).
+ *   300 KB before images; screenshots at 1280 and 390 px, light and dark (test/artifacts/screenshots-tasks/).
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -18,7 +18,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { closeSharedBrowser, describeProblems, DESKTOP, PHONE, settle, sharedBrowser, watchPage } from '../helpers/browser.ts';
 import { startEndpoint, type Served } from '../helpers/servers.ts';
 
-const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots');
+// a folder of its own: test/browser/site.test.ts empties test/artifacts/screenshots/ when it starts
+const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots-tasks');
 const RADAR_PREFIX = '/radarnet/mirror/v3';
 const MAX_PAGE_BYTES = 300 * 1024;
 
