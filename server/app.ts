@@ -3,17 +3,17 @@
  * static tree (the docs site). Every error leaves as the one JSON error body.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { errorBody, HttpError, notFound, reasonPhrase } from '../core/http/errors.ts';
-import { RADAR_PREFIX, radarPrefixOf } from '../core/radar/routes.ts';
+import { RADAR_PREFIX, RADAR_PREFIXES, radarPrefixOf } from '../core/radar/routes.ts';
 import { handleRadar } from './radar-handler.ts';
 import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { preflightHeaders, READ_METHODS } from '../core/http/cors.ts';
 import { handleTimeseries, timeseriesMethods, type TimeseriesOptions } from './timeseries-handler.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
-import { sendError, trySendFile } from './respond.ts';
-import { applyCommonHeaders } from './http-cache.ts';
+import { sendBytes, sendError, trySendFile } from './respond.ts';
+import { applyCommonHeaders, forgetCaching } from './http-cache.ts';
 import { compressAnswers } from './compression.ts';
 import type { ServedBuild } from './served-build.ts';
 
@@ -29,6 +29,15 @@ const SITE_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/**
+ * The first segments of the APIs' paths (`/api`, `/radarnet`, `/superdarn`): a path under one that names nothing
+ * is a JSON error, as the APIs answer; any other unknown path is a page of the site: its HTML 404 page.
+ */
+const API_ROOTS = [...new Set([TIMESERIES_PREFIX, ...RADAR_PREFIXES].map((p) => `/${p.split('/')[1]}`))];
+export function isApiPath(pathname: string): boolean {
+  return API_ROOTS.some((r) => pathname === r || pathname.startsWith(`${r}/`));
+}
 
 /** A file of the site for a request path, never outside it. */
 async function siteFile(build: ServedBuild, pathname: string): Promise<string | undefined> {
@@ -118,5 +127,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
   if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix);
   const file = await siteFile(build, url.pathname);
   if (file && (await trySendFile(req, res, file, SITE_TYPES[extname(file)] ?? 'application/octet-stream'))) return;
+  const page = isApiPath(url.pathname) ? undefined : await readFile(join(build.site, '404.html')).catch(() => undefined);
+  if (page) {
+    forgetCaching(res);
+    return sendBytes(req, res, SITE_TYPES['.html']!, page, 404, { 'Cache-Control': 'no-store' });
+  }
   throw notFound(`No such path: ${url.pathname}`, [`The radar catalogue starts at ${RADAR_PREFIX}/`]);
 }

@@ -257,6 +257,60 @@ export function recentAlarmsByRadar(): Map<string, AlarmRecord[]> {
   return alarmsCache;
 }
 
+export interface LatestAlarms {
+  /** The latest UTC day (`YYYY-MM-DD`, by transfer start) with an alarm instance; undefined without any. */
+  day: string | undefined;
+  /** That day's alarm instances, latest first, with the radar code. */
+  alarms: (AlarmRecord & { radarCode: string })[];
+}
+
+let latestCache: LatestAlarms | undefined;
+
+/** The alarm instances of the latest day that has any, from the alarm collection. */
+export function latestDayAlarms(): LatestAlarms {
+  if (latestCache) return latestCache;
+  let day: string | undefined;
+  let list: TransferredRecord[] = [];
+  if (hasTree('radarnet-mirror-v3')) {
+    forEachTreeRecord<TransferredRecord>(staticFile(`${RADAR_PREFIX}/transferred/files/alarm`, EXPANDED_JSON), (t) => {
+      const d = t.transfer_start_datetime.slice(0, 10);
+      if (day === undefined || d > day) {
+        day = d;
+        list = [];
+      }
+      if (d === day) list.push(t);
+    });
+  }
+  const pathOf = new Map(categories().map((c) => [c.status, c.apiPath]));
+  list.sort((a, b) => b.transfer_start_datetime.localeCompare(a.transfer_start_datetime) || a.radar_code.localeCompare(b.radar_code) || a.id - b.id);
+  latestCache = {
+    day,
+    alarms: list.map((t) => {
+      const status = t.transferred_file_status ?? 'ok';
+      const base = pathOf.get(status) ?? `${RADAR_PREFIX}/transferred/files/alarm`;
+      return { radarCode: t.radar_code, id: t.id, filename: baseName(t.file_path), fileType: t.file_type, status, transferStart: t.transfer_start_datetime, links: pathFiles(`${base}/${t.id}`) };
+    }),
+  };
+  return latestCache;
+}
+
+let alarmDaysCache: Map<string, Map<string, number>> | undefined;
+
+/** Alarm instances per radar code and UTC day (`YYYY-MM-DD`) of the transfer start, from the alarm collection. */
+export function alarmsByRadarDay(): Map<string, Map<string, number>> {
+  if (alarmDaysCache) return alarmDaysCache;
+  alarmDaysCache = new Map();
+  if (hasTree('radarnet-mirror-v3')) {
+    forEachTreeRecord<TransferredRecord>(staticFile(`${RADAR_PREFIX}/transferred/files/alarm`, EXPANDED_JSON), (t) => {
+      let days = alarmDaysCache!.get(t.radar_code);
+      if (!days) alarmDaysCache!.set(t.radar_code, (days = new Map()));
+      const day = t.transfer_start_datetime.slice(0, 10);
+      days.set(day, (days.get(day) ?? 0) + 1);
+    });
+  }
+  return alarmDaysCache;
+}
+
 // ---------------------------------------------------------------------------------------------- coverage
 
 interface CoverageRecord {

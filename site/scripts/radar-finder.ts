@@ -3,10 +3,16 @@
  * script). It turns the form (radar, from/to dates, file type) into a request to the live endpoint,
  * `GET /radarnet/mirror/v3/files?radar_code=…&timespan=FROM/TOT23:59:59.999&expanded=true`, and shows the
  * matching files with links to each file's JSON, CSV and checksum report, and to the whole answer in those
- * forms. The API has no file-type parameter: the type is kept here, from the expanded records.
+ * forms. The API has no file-type parameter: the type is kept here, from the expanded records, and the
+ * downloads of a chosen type (JSON, CSV, checksum report) are the endpoint's answers with the other types' records
+ * left out, made in the browser and offered under a file name (`download`). Without a type, the links are the
+ * endpoint's own answers (`contentType=json` for JSON: a browser asking for HTML would get the route's docs),
+ * which name their downloads themselves (Content-Disposition).
  * It says so in the status line when the endpoint is absent (a plain static host: the fetch fails, or is
  * 404, or answers with something that is not the answer to the query).
  */
+
+import { downloadName } from '../../core/radar/download-name.ts';
 
 export const PREFIX = '/radarnet/mirror/v3';
 /** How long the finder waits for an answer. */
@@ -58,9 +64,79 @@ export function filesUrl(q: FinderQuery, more: Record<string, string> = {}): str
   return `${PREFIX}/files?${parts.join('&')}`;
 }
 
-/** One file's own path, in a representation. */
-export function fileUrl(id: number, contentType?: 'csv' | 'checksumReport'): string {
-  return `${PREFIX}/files/${id}${contentType ? `?contentType=${contentType}` : ''}`;
+/** One file's own path, in a representation (JSON asked for by name: a browser's Accept asks for the HTML docs). */
+export function fileUrl(id: number, contentType: 'json' | 'csv' | 'checksumReport' = 'json'): string {
+  return `${PREFIX}/files/${id}?contentType=${contentType}`;
+}
+
+/** The representations of a selection offered as downloads. */
+export type DownloadKind = 'json' | 'json-expanded' | 'csv' | 'csv-expanded' | 'checksum';
+
+export const DOWNLOADS: { kind: DownloadKind; label: string; more: Record<string, string> }[] = [
+  { kind: 'json', label: 'JSON', more: { contentType: 'json' } },
+  { kind: 'json-expanded', label: 'JSON, expanded', more: { contentType: 'json', expanded: 'true' } },
+  { kind: 'csv', label: 'CSV', more: { contentType: 'csv' } },
+  { kind: 'csv-expanded', label: 'CSV, expanded', more: { contentType: 'csv', expanded: 'true' } },
+  { kind: 'checksum', label: 'checksum report', more: { contentType: 'checksumReport' } },
+];
+
+/** The name a download of the selection is offered under: the endpoint's name for the query (core/radar/download-name.ts), with the file type. */
+export function selectionName(q: FinderQuery, kind: DownloadKind): string {
+  const format = kind === 'checksum' ? 'checksum' : kind.startsWith('csv') ? 'csv' : 'json';
+  const expanded = kind.endsWith('-expanded');
+  const selection = { ...(q.radarCode ? { radarCode: q.radarCode } : {}), timespan: { start: Date.parse(`${q.from}T00:00:00Z`), end: Date.parse(`${q.to}T23:59:59.999Z`) } };
+  const name = downloadName('/files', { format: format === 'json' ? 'csv' : format, expanded, suffix: '' }, selection) ?? 'files.csv';
+  const base = name.replace(/(\.expanded)?\.(csv|sha1)$/, '');
+  const type = q.fileType ? `-${q.fileType.replace(/[^A-Za-z0-9._-]+/g, '_')}` : '';
+  return `${base}${type}${expanded ? '.expanded' : ''}.${format === 'checksum' ? 'sha1' : format}`;
+}
+
+/**
+ * The records of a CSV text, each with its line end, header first: a line end inside quotes stays in its record.
+ * The endpoint writes a header (`includeHeaders` is true by default), so the first is the header.
+ */
+export function csvRecords(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === '\n' && !quoted) {
+      out.push(text.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+/**
+ * The endpoint's answer for the whole query kept to the chosen records: `all` is the expanded answer (every type,
+ * in the endpoint's order), `text` the same query's answer in the download's representation. Each record of a
+ * collection answer comes in the order of `all`; a checksum report has a line only for a record with a checksum.
+ * Throws when the answer does not line up with `all` (it changed in between).
+ */
+export function keepSelected(kind: DownloadKind, text: string, all: FileRecord[], keep: (r: FileRecord) => boolean): string {
+  if (kind === 'json' || kind === 'json-expanded') {
+    const records = JSON.parse(text) as { id: number }[];
+    if (records.length !== all.length || records.some((r, i) => r.id !== all[i]!.id)) throw new Error('the JSON answer does not list the files the finder shows');
+    return `${JSON.stringify(records.filter((_, i) => keep(all[i]!)))}\n`;
+  }
+  if (kind === 'checksum') {
+    const withSum = all.filter((r) => r.checksum !== null && r.checksum !== '');
+    const lines = text.split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    if (lines.length !== withSum.length) throw new Error('the checksum report does not list the files the finder shows');
+    return lines.filter((line, i) => {
+      const r = withSum[i]!;
+      if (!line.replace(/^\\/, '').startsWith(`${r.checksum}  `)) throw new Error(`the checksum report's line ${i + 1} is not that of file ${r.id}`);
+      return keep(r);
+    }).map((l) => `${l}\n`).join('');
+  }
+  const [header, ...records] = csvRecords(text);
+  if (header === undefined || records.length !== all.length) throw new Error('the CSV answer does not list the files the finder shows');
+  return header + records.filter((_, i) => keep(all[i]!)).join('');
 }
 
 /** Whether a record answers the query (an answer that does not is a static file served for any query). */
@@ -72,7 +148,7 @@ export function matches(r: FileRecord, q: FinderQuery): boolean {
 }
 
 export type Outcome =
-  | { kind: 'ok'; files: FileRecord[]; all: number }
+  | { kind: 'ok'; files: FileRecord[]; all: number; records: FileRecord[] }
   | { kind: 'absent'; message: string }
   | { kind: 'error'; message: string };
 
@@ -111,7 +187,7 @@ export async function find(q: FinderQuery, fetcher: typeof fetch = fetch): Promi
     return { kind: 'absent', message: `${ABSENT}: the answer holds files outside the query, as a static file served for any query does.` };
   }
   const files = q.fileType ? records.filter((r) => r.file_type === q.fileType) : records;
-  return { kind: 'ok', files, all: records.length };
+  return { kind: 'ok', files, all: records.length, records };
 }
 
 function baseName(path: string): string {
@@ -140,30 +216,77 @@ function when(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
 
-/** The results: what was asked, links to the whole answer, and a table of the files. */
-export function renderResults(target: HTMLElement, q: FinderQuery, files: FileRecord[], all: number): void {
+/** Asks the endpoint for the whole answer in a download's representation and keeps the chosen records. */
+async function selectionText(q: FinderQuery, kind: DownloadKind, all: FileRecord[], fetcher: typeof fetch = fetch): Promise<string> {
+  const d = DOWNLOADS.find((x) => x.kind === kind)!;
+  const res = await fetcher(filesUrl(q, d.more), { signal: AbortSignal.timeout(TIMEOUT_MS) });
+  if (!res.ok) throw new Error(`the endpoint answered ${res.status}`);
+  return keepSelected(kind, await res.text(), all, (r) => r.file_type === q.fileType);
+}
+
+const MEDIA: Record<DownloadKind, string> = {
+  json: 'application/json',
+  'json-expanded': 'application/json',
+  csv: 'text/csv',
+  'csv-expanded': 'text/csv',
+  checksum: 'text/plain',
+};
+
+/**
+ * A link to a download of the chosen type's records: on its first click the finder asks the endpoint, keeps the
+ * records, and offers the result under its name; the link then holds the file (a `blob:` URL).
+ */
+function selectionLink(q: FinderQuery, d: (typeof DOWNLOADS)[number], all: FileRecord[], say: (text: string) => void): HTMLAnchorElement {
+  const a = el('a', { href: filesUrl(q, d.more), download: selectionName(q, d.kind), 'data-download': d.kind }, d.label);
+  let made = false;
+  a.addEventListener('click', (ev) => {
+    if (made) return;
+    ev.preventDefault();
+    a.setAttribute('aria-busy', 'true');
+    selectionText(q, d.kind, all)
+      .then((text) => {
+        made = true;
+        a.href = URL.createObjectURL(new Blob([text], { type: MEDIA[d.kind] }));
+        a.click();
+      })
+      .catch((e: unknown) => say(`The ${d.label} of the ${q.fileType} files could not be made: ${(e as Error).message}.`))
+      .finally(() => a.removeAttribute('aria-busy'));
+  });
+  return a;
+}
+
+/** The results: what was asked, links to the downloads of the selection and of the whole answer, and a table of the files. */
+export function renderResults(target: HTMLElement, q: FinderQuery, files: FileRecord[], records: FileRecord[], say: (text: string) => void = () => {}): void {
+  const all = records.length;
   const jsonUrl = filesUrl(q, { expanded: 'true' });
   target.replaceChildren();
   target.dataset.query = jsonUrl;
   target.dataset.count = String(files.length);
   const who = q.radarCode ? `radar ${q.radarCode}` : 'every radar';
   const what = q.fileType ? `${q.fileType} files` : 'files';
+  const whole = (d: (typeof DOWNLOADS)[number]) => el('li', {}, el('a', { href: filesUrl(q, d.more), 'data-download': d.kind }, d.label));
   target.append(
     el('h2', { id: 'results-heading', tabindex: '-1' }, `${files.length.toLocaleString('en')} ${what} of ${who}, ${q.from} to ${q.to}`),
     el('p', {}, 'Asked: ', el('code', {}, jsonUrl)),
-    el(
-      'div',
-      { class: 'answer-links' },
-      el('span', {}, q.fileType ? `The whole answer (all ${all.toLocaleString('en')} files, every type: the API has no file-type parameter):` : 'The whole answer:'),
-      linkList([
-        { label: 'JSON', href: filesUrl(q) },
-        { label: 'JSON, expanded', href: jsonUrl },
-        { label: 'CSV', href: filesUrl(q, { contentType: 'csv' }) },
-        { label: 'CSV, expanded', href: filesUrl(q, { contentType: 'csv', expanded: 'true' }) },
-        { label: 'checksum report', href: filesUrl(q, { contentType: 'checksumReport' }) },
-      ]),
-    ),
   );
+  if (q.fileType) {
+    target.append(
+      el(
+        'div',
+        { class: 'answer-links', 'data-selection': q.fileType },
+        el('span', {}, `Download the ${files.length.toLocaleString('en')} ${q.fileType} files listed:`),
+        el('ul', { class: 'inline' }, ...DOWNLOADS.map((d) => el('li', {}, selectionLink(q, d, records, say)))),
+      ),
+      el(
+        'div',
+        { class: 'answer-links' },
+        el('span', {}, `The whole answer (all ${all.toLocaleString('en')} files, every type: the API has no file-type parameter):`),
+        el('ul', { class: 'inline' }, ...DOWNLOADS.map(whole)),
+      ),
+    );
+  } else {
+    target.append(el('div', { class: 'answer-links', 'data-selection': '' }, el('span', {}, `Download the ${all.toLocaleString('en')} files listed:`), el('ul', { class: 'inline' }, ...DOWNLOADS.map(whole))));
+  }
   if (files.length === 0) {
     target.append(el('p', {}, 'No file matches. Widen the timespan, or choose another radar or type.'));
     return;
@@ -222,7 +345,14 @@ export function initFinder(): void {
     status.textContent = text;
     status.dataset.kind = kind;
   };
+  const clear = () => {
+    results.replaceChildren();
+    delete results.dataset.query;
+    delete results.dataset.count;
+  };
   const run = async (q: FinderQuery) => {
+    // the last answer goes as soon as another is asked: nothing stale stays beside a new message
+    clear();
     const problem = problemOf(q);
     if (problem) {
       say(problem, 'error');
@@ -235,12 +365,10 @@ export function initFinder(): void {
     try {
       const out = await find(q);
       if (out.kind === 'ok') {
-        renderResults(results, q, out.files, out.all);
+        renderResults(results, q, out.files, out.records, (text) => say(text, 'error'));
         say(`Found ${out.files.length.toLocaleString('en')} files.`, 'info');
       } else {
-        results.replaceChildren();
-        delete results.dataset.query;
-        delete results.dataset.count;
+        clear();
         say(out.message, out.kind);
       }
     } finally {

@@ -535,7 +535,7 @@ describe('the file finder and the search', () => {
     expect(broken, "links of the finder's results").toEqual([]);
   });
 
-  test('/search/ lists what GET /api/v1/search answers for the same words', async (ctx) => {
+  test('/search/ lists every result GET /api/v1/search answers for the same words, and the labels of the other locales', async (ctx) => {
     const { base } = sites.ts;
     if (!(await exists(base, '/search/'))) ctx.skip('no /search/ yet');
     const q = 'Rhein';
@@ -544,31 +544,57 @@ describe('the file finder and the search', () => {
     const { page, close } = await freshPage();
     const { problems, inFlight } = watchPage(page, new URL(base).origin);
     try {
-      await page.goto(`${base}/search/`, { waitUntil: 'load' });
-      const input = page.locator('main form input[name="q"]');
-      expect(await input.count(), 'an input named q').toBe(1);
-      await input.fill(q);
-      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === `${TS_PREFIX}/search`, { timeout: 10_000 });
-      await input.press('Enter');
-      const res = await answered;
-      expect(new URL(res.url()).searchParams.get('q')).toBe(q);
-      await settle(inFlight);
-      const items = await page.locator('main [role="status"] ~ * li, main #ts-search-results li').allInnerTexts();
-      expect(items.length, `result items vs GET ${TS_PREFIX}/search?q=${q}`).toBe(want.length);
-      // grouped by type on the page: each result of the API is one item, with its label and id
+      const searched = async (words: string) => {
+        await page.goto(`${base}/search/`, { waitUntil: 'load' });
+        const input = page.locator('main form input[name="q"]');
+        expect(await input.count(), 'an input named q').toBe(1);
+        await input.fill(words);
+        await input.press('Enter');
+        await expect.poll(async () => (await page.locator('[role="status"]').allInnerTexts()).join(' '), { timeout: 5000 }).toMatch(/result|Nothing/);
+        await settle(inFlight);
+        expect(new URL(page.url()).searchParams.get('q'), 'the address keeps the query').toBe(words);
+        return page.locator('main #site-search-results li').evaluateAll((lis) => lis.map((li) => ({ type: li.getAttribute('data-type') ?? '', id: li.getAttribute('data-id') ?? '', text: li.textContent ?? '' })));
+      };
+      const items = await searched(q);
+      // every label of the default locale the API finds, each once, with its label; and more, from the German labels
       for (const w of want) {
-        expect(items.filter((t) => t.includes(w.label) && t.includes(w.id)).length, `one item for ${w.type} ${w.id} (${w.label})`).toBe(1);
+        expect(items.filter((t) => t.id === w.id && t.type === w.type && t.text.includes(w.label)).length, `one item for ${w.type} ${w.id} (${w.label})`).toBe(1);
       }
-      expect((await page.locator('[role="status"]').allInnerTexts()).join(' ')).toContain(String(want.length));
+      const rhine = await searched('Rhine');
+      expect(items.length, 'rhein finds as many as Rhine').toBe(rhine.length);
+      expect(items.length).toBeGreaterThan(want.length);
+      expect((await page.locator('[role="status"]').allInnerTexts()).join(' ')).toContain(String(rhine.length));
+      // Köln (German label of Cologne), written without the umlaut
+      const de = await json<{ properties: { id: string; label: string } }[]>(base, `${TS_PREFIX}/stations?locale=de`);
+      const koeln = de.filter((s) => /köln/i.test(s.properties.label)).map((s) => s.properties.id);
+      expect(koeln.length, 'the demo has a station labelled Köln in German').toBeGreaterThan(0);
+      const found = await searched('koeln');
+      for (const id of koeln) expect(found.some((f) => f.type === 'station' && f.id === id), `koeln finds station ${id}`).toBe(true);
       expect(describeProblems(problems)).toEqual([]);
     } finally {
       await close();
     }
   });
 
+  test('/search/ finds the radar sas by code and by name, also on a plain static host', async () => {
+    let server: StaticServer | undefined;
+    const { page, close } = await freshPage();
+    try {
+      server = await startStaticServer(join(BUILDS.radar, 'site'));
+      for (const words of ['sas', 'Saskatoon', 'SASKATOON']) {
+        await page.goto(`${server.url}/search/?q=${words}`, { waitUntil: 'load' });
+        const first = page.locator('main #site-search-results li').first();
+        await expect.poll(() => first.getAttribute('data-id'), { timeout: 5000 }).toBe('sas');
+        expect(await first.locator('a').getAttribute('href')).toBe('/browse/radars/sas/');
+      }
+    } finally {
+      await close();
+      await server?.close();
+    }
+  });
+
   const absent = [
     { name: 'radar' as const, path: '/browse/files/', what: 'the file finder' },
-    { name: 'ts' as const, path: '/search/', what: 'the search' },
   ];
   test.for(absent)('$what says clearly when the endpoint is absent (plain static host)', async ({ name, path }, ctx) => {
     const site = join(BUILDS[name], 'site');

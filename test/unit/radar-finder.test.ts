@@ -4,7 +4,7 @@
  * (no connection, 404, an HTML page, the static collection served for any query).
  */
 import { describe, expect, test } from 'vitest';
-import { fileUrl, filesUrl, find, problemOf, type FileRecord, type FinderQuery } from '../../site/scripts/radar-finder.ts';
+import { csvRecords, fileUrl, filesUrl, find, keepSelected, problemOf, selectionName, type FileRecord, type FinderQuery } from '../../site/scripts/radar-finder.ts';
 
 const q: FinderQuery = { radarCode: 'gbr', from: '2024-01-29', to: '2024-01-30', fileType: '' };
 
@@ -57,5 +57,48 @@ describe('radar file finder', () => {
   test("shows the endpoint's reason for a refused query", async () => {
     const body = JSON.stringify({ statusCode: 400, reason: 'Bad Request', userMessage: "Parameter 'timespan' starts after it ends", hints: [] });
     expect(await find(q, answer(400, body) as typeof fetch)).toEqual({ kind: 'error', message: "The endpoint refused the query: Parameter 'timespan' starts after it ends." });
+  });
+
+  test('asks for JSON by name: a browser asks for HTML, which is the route\'s documentation', () => {
+    expect(fileUrl(12)).toBe('/radarnet/mirror/v3/files/12?contentType=json');
+  });
+
+  test('names a download of the selection as the endpoint names the query, with the file type', () => {
+    const typed = { ...q, fileType: 'fitacf' };
+    expect(selectionName(typed, 'checksum')).toBe('files-gbr-2024-01-29_2024-01-30T235959.999Z-fitacf.sha1');
+    expect(selectionName(typed, 'csv-expanded')).toBe('files-gbr-2024-01-29_2024-01-30T235959.999Z-fitacf.expanded.csv');
+    expect(selectionName(typed, 'json')).toBe('files-gbr-2024-01-29_2024-01-30T235959.999Z-fitacf.json');
+    expect(selectionName({ ...q, radarCode: '' }, 'json-expanded')).toBe('files-2024-01-29_2024-01-30T235959.999Z.expanded.json');
+  });
+
+  test('splits CSV into records, a line end inside quotes staying in its record', () => {
+    expect(csvRecords('id,file_path\r\n1,"a\nb"\r\n2,c\r\n')).toEqual(['id,file_path\r\n', '1,"a\nb"\r\n', '2,c\r\n']);
+  });
+
+  describe('keeps the chosen type in every download of the whole answer', () => {
+    const all = [
+      { ...rec(1, 'gbr', 'rawacf', '2024-01-29T00:00:00.000Z', '2024-01-29T02:00:00.000Z'), checksum: 'aa' },
+      { ...rec(2, 'gbr', 'fitacf', '2024-01-29T00:00:00.000Z', '2024-01-29T02:00:00.000Z'), checksum: 'bb' },
+      rec(3, 'gbr', 'fitacf', '2024-01-29T02:00:00.000Z', '2024-01-29T04:00:00.000Z'),
+      { ...rec(4, 'gbr', 'fitacf', '2024-01-29T04:00:00.000Z', '2024-01-29T06:00:00.000Z'), checksum: 'dd' },
+    ];
+    const fit = (r: FileRecord) => r.file_type === 'fitacf';
+    test('checksum report: a line per file with a checksum, an escaped name read as one line', () => {
+      const report = 'aa  1.bz2\nbb  2.bz2\n\\dd  4\\\\x.bz2\n';
+      expect(keepSelected('checksum', report, all, fit)).toBe('bb  2.bz2\n\\dd  4\\\\x.bz2\n');
+      expect(() => keepSelected('checksum', 'aa  1.bz2\n', all, fit)).toThrow(/does not list/);
+      expect(() => keepSelected('checksum', 'aa  1\nxx  2\ndd  4\n', all, fit)).toThrow(/line 2/);
+    });
+    test('CSV: the header and the chosen rows, as written', () => {
+      const csv = 'id,filename\r\n1,a\r\n2,"b,\nc"\r\n3,c\r\n4,d\r\n';
+      expect(keepSelected('csv', csv, all, fit)).toBe('id,filename\r\n2,"b,\nc"\r\n3,c\r\n4,d\r\n');
+      expect(keepSelected('csv-expanded', csv, all, (r) => r.id === 1)).toBe('id,filename\r\n1,a\r\n');
+      expect(() => keepSelected('csv', 'id\r\n1\r\n', all, fit)).toThrow(/does not list/);
+    });
+    test('JSON: the chosen records, in order', () => {
+      const json = JSON.stringify(all.map((r) => ({ id: r.id, filename: `${r.id}.bz2` })));
+      expect(JSON.parse(keepSelected('json', json, all, fit))).toEqual([{ id: 2, filename: '2.bz2' }, { id: 3, filename: '3.bz2' }, { id: 4, filename: '4.bz2' }]);
+      expect(() => keepSelected('json', '[]', all, fit)).toThrow(/does not list/);
+    });
   });
 });
