@@ -240,7 +240,8 @@ describe('bounded rendering queue', () => {
       expect(answers.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2);
       expect(refused.length).toBeGreaterThanOrEqual(1);
       for (const r of refused) {
-        expect(r.headers.get('retry-after')).toBe('1');
+        // the seconds the charts ahead would take at the mean time a chart held its place (lib/admission.ts)
+        expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
         expect(JSON.parse(r.text).userMessage).toMatch(/Too many charts/);
       }
     } finally {
