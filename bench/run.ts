@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,postgres,soak] [--minutes 10] [--ram-disk]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,soak] [--minutes 10] [--ram-disk]
  *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full)
  * npm run soak (the 10-minute soak alone)
  *
@@ -22,6 +22,7 @@ import { runSiteBenchmarks } from './site.ts';
 import { runStaticVsNginx } from './static-vs-nginx.ts';
 import { indexSummary, runPostgresBench, SNAPCAT_WORKERS } from './postgres.ts';
 import { benchIncremental } from './incremental.ts';
+import { runCompressionBench } from './compression.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
@@ -147,6 +148,38 @@ if (want('static-vs-nginx')) {
   row(`static files (${r.paths.length} parameter-free paths of both APIs, docs and a chart), 16 connections: snapcat endpoint`, fig(r.endpoint), '');
   row(`the same through nginx serving the tree (${r.nginxVersion}, the build's nginx.conf)`, fig(r.nginx), '');
   row('endpoint throughput / nginx throughput', `**${(r.ratio * 100).toFixed(0)}%**`, '≥ 50%');
+}
+if (want('compression')) {
+  const c = await runCompressionBench((l) => console.error(l));
+  const mb = (b: number) => `${(b / 1e6).toFixed(b < 1e7 ? 2 : 1)} MB`;
+  row('levels (server/compression.ts LEVELS)', Object.entries(c.levels).map(([k, v]) => `${k} ${v}`).join(', '), '');
+  const sec = (x: number) => (x < 1 ? `${(x * 1000).toFixed(1)} ms` : `${x.toFixed(2)} s`);
+  for (const a of c.answers) {
+    const plain = a.transfers.find((t) => t.coding === 'identity')!;
+    // curl's --limit-rate throttles only once it has read more than the rate allows: an answer of a few MB passes
+    // at loopback speed, and then the modelled time (loopback time or bytes at 12.5 MB/s, whichever is longer) is the figure
+    const throttled = plain.linkSeconds >= 0.8 * plain.modelSeconds;
+    const how = throttled ? 'curl --limit-rate 12500000' : 'modelled: curl did not throttle an answer this short';
+    row(
+      `${a.name}, uncompressed, 100 Mbit/s (${how})`,
+      `${mb(plain.bytes)} in **${sec(throttled ? plain.linkSeconds : plain.modelSeconds)}** (loopback without a limit: ${sec(plain.freeSeconds)}; ${throttled ? `modelled ${sec(plain.modelSeconds)}` : `curl with the limit ${sec(plain.linkSeconds)}`})`,
+      '',
+    );
+    for (const t of a.transfers.filter((x) => x.coding !== 'identity')) {
+      const speedup = throttled ? plain.linkSeconds / t.linkSeconds : plain.modelSeconds / t.modelSeconds;
+      row(
+        `the same, \`Accept-Encoding: ${t.coding}\``,
+        `${mb(t.bytes)} (${(plain.bytes / t.bytes).toFixed(1)}:1) in ${sec(throttled ? t.linkSeconds : t.modelSeconds)} (loopback ${sec(t.freeSeconds)}): **${speedup.toFixed(1)}× faster**${throttled ? ` (modelled ${(plain.modelSeconds / t.modelSeconds).toFixed(1)}×)` : ''}`,
+        '≥ 4×',
+      );
+    }
+  }
+  const o = c.oneDay;
+  const plain = o.runs.find((r) => r.coding === 'identity')!;
+  row(`one-day \`/files?timespan=\` (a different day of 2023 each request), ${o.wrk}, ${o.connections} connections, ${o.seconds} s, best of two each: uncompressed`, `${plain.rps.toFixed(0)} req/s (${plain.mbps.toFixed(0)} MB/s); endpoint CPU ${plain.cpuMsPerRequest.toFixed(2)} ms per request`, '');
+  for (const r of o.runs.filter((x) => x.coding !== 'identity')) {
+    row(`the same with \`-H 'Accept-Encoding: ${r.coding}'\``, `${r.rps.toFixed(0)} req/s (${r.mbps.toFixed(1)} MB/s): **${(r.rps / plain.rps).toFixed(2)}×** the uncompressed throughput; endpoint CPU ${r.cpuMsPerRequest.toFixed(2)} ms per request (+${(r.cpuMsPerRequest - plain.cpuMsPerRequest).toFixed(2)})`, r.coding === 'gzip' ? '≥ 0.8×' : '');
+  }
 }
 if (want('postgres')) {
   console.error(`snapcat against PostgreSQL on the live queries (${scale === 'full' ? '30-year' : 'one-year'} radar catalogue, 100,000-station timeseries network) ...`);

@@ -1,6 +1,6 @@
 /**
  * npm run nginx-config -- [--build dist] [--endpoint http://127.0.0.1:8080] [--listen 127.0.0.1:8081 | --port 8081]
- *   > nginx.conf
+ *   [--brotli-module /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so] > nginx.conf
  *
  * An nginx configuration that serves a build's static tree and passes every request that needs the endpoint to
  * it. `nginxConfig()` is a pure function of its options; the rules for which request is which file come from
@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { errorBody, errorObject, HttpError } from '../core/http/errors.ts';
 import { ACCEPT_ANY, acceptExactly, BOOLEAN_VALUE, CLEAN_REQUEST_URI, escapeRegex, firstValueOf, queryOnlyOf, RADAR, TIMESERIES } from '../core/nginx/static-rules.ts';
 import { CACHE_CONTROL, SECURITY_HEADERS } from '../server/http-cache.ts';
+import { COMPRESS_MIN_BYTES } from '../core/http/content-coding.ts';
 
 export interface NginxOptions {
   /** Absolute path of the build's static tree, best through the output link (`/srv/snapcat/dist/site`). */
@@ -38,7 +39,15 @@ export interface NginxOptions {
   user?: string;
   /** Largest request body nginx accepts before the endpoint sees it (bytes); the endpoint has its own, lower, limit. */
   maxBodyBytes?: number;
+  /**
+   * Absolute path of nginx's brotli filter module (Debian: `apt-get install libnginx-mod-http-brotli-filter`,
+   * BROTLI_MODULE_DEBIAN): loaded, nginx also answers `br` to clients that accept it. Without it, gzip only.
+   */
+  brotliModule?: string;
 }
+
+/** Where Debian's libnginx-mod-http-brotli-filter puts the module. */
+export const BROTLI_MODULE_DEBIAN = '/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so';
 
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:8080';
 export const DEFAULT_LISTEN = '127.0.0.1:8081';
@@ -61,8 +70,50 @@ export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
   pdf: { type: 'application/pdf', utf8: false },
 };
 
-/** Types nginx compresses (static and proxied alike; clients that do not ask for gzip get the plain bytes). */
-const GZIP_TYPES = ['application/json', 'text/csv', 'text/plain', 'text/css', 'text/javascript', 'image/svg+xml'];
+/**
+ * Types nginx compresses (static and proxied alike; clients that do not ask for gzip get the plain bytes): those
+ * of core/http/content-coding.ts compressibleType among the types served (text/html always is). The Timeseries
+ * API's JSON type is named with its charset: nginx compares the whole type it set from `types`.
+ */
+const GZIP_TYPES = ['application/json', TIMESERIES.jsonContentType, 'text/csv', 'text/plain', 'text/css', 'text/javascript', 'image/svg+xml'];
+
+/**
+ * A `types` block: every type of NGINX_TYPES, `json` as `jsonType`. The Timeseries API's location has its own,
+ * so its JSON files carry `; charset=UTF-8` as the endpoint writes it, while the radar API's stay bare
+ * (nginx's `charset` directive would write the name as the server's `charset utf-8` spells it).
+ */
+function typesBlock(jsonType: string, indent: string): string {
+  const byType = new Map<string, string[]>();
+  for (const [ext, t] of Object.entries(NGINX_TYPES)) {
+    const type = ext === 'json' ? jsonType : t.type;
+    byType.set(type, [...(byType.get(type) ?? []), ext]);
+  }
+  return `${indent}types {\n${[...byType].map(([type, exts]) => `${indent}  ${q(type)} ${exts.join(' ')};`).join('\n')}\n${indent}}`;
+}
+
+/** The compression directives: gzip, and brotli when its module is loaded (levels as the endpoint's, fast). */
+function compression(brotli: boolean): string {
+  const lines = [
+    '  # Compression of text (files and endpoint answers alike) for clients that ask for it, from 1 KB (as the',
+    '  # endpoint: server/compression.ts). Answers the endpoint compressed itself pass as they are.',
+    '  gzip on;',
+    `  gzip_types ${GZIP_TYPES.map(q).join(' ')};`,
+    '  gzip_comp_level 1;',
+    '  gzip_proxied any;',
+    '  gzip_vary on;',
+    `  gzip_min_length ${COMPRESS_MIN_BYTES};`,
+  ];
+  if (brotli) {
+    lines.push(
+      '  # br for clients that accept it (the brotli module, tried before gzip); quality 1, the fastest',
+      '  brotli on;',
+      `  brotli_types ${GZIP_TYPES.map(q).join(' ')} text/html;`,
+      '  brotli_comp_level 1;',
+      `  brotli_min_length ${COMPRESS_MIN_BYTES};`,
+    );
+  }
+  return lines.join('\n');
+}
 
 /** A double-quoted nginx string (backslash and double quote escaped). */
 function q(text: string): string {
@@ -83,13 +134,13 @@ function endpointAddress(endpoint: string): string {
 }
 
 /** The endpoint's common headers (server/http-cache.ts applyCommonHeaders), for answers nginx writes itself. */
-function commonHeaders(cacheControl: string, indent: string): string {
+function commonHeaders(cacheControl: string, indent: string, vary = 'Accept'): string {
   const h: [string, string][] = [
     ['Access-Control-Allow-Origin', '*'],
     ['Access-Control-Expose-Headers', 'Link, ETag, Content-Disposition'],
     ['X-Content-Type-Options', 'nosniff'],
     ...Object.entries(SECURITY_HEADERS),
-    ['Vary', 'Accept'],
+    ['Vary', vary],
     ['Cache-Control', cacheControl],
   ];
   return h.map(([k, v]) => `${indent}add_header ${k} ${q(v)} always;`).join('\n');
@@ -149,19 +200,24 @@ function maps(): string {
     mapBlock('$snap_radar_file', 'snap_radar_download', RADAR.downloadRules().map(([re, header]) => [`~${re}`, header]), ''),
     '',
     `  # ${T}: only expanded selects a file; a path extension .json wins over Accept; pre-rendered charts ignore both.`,
+    '  # Accept-Language localizes the labels of collections and resources: only English (the tree\'s labels) is a file.',
+    mapBlock('$http_accept_language', 'snap_ts_lang', [['', '1'], [`~*${TIMESERIES.defaultLanguages}`, '1']], '0'),
     mapBlock('$args', 'snap_ts_query', [['', '1'], [`~${queryOnlyOf(expandedTokens, TIMESERIES.knownParams)}`, '1']], '0'),
     mapBlock('$http_accept', 'snap_ts_accept', [['', 'json'], [`~${ACCEPT_ANY}`, 'json'], [`~*${acceptExactly(TIMESERIES.jsonType)}`, 'json']], 'x'),
     mapBlock('$snap_expanded', 'snap_ts_suffix', [['0', TIMESERIES.suffix(false)], ['1', TIMESERIES.suffix(true)]], ''),
-    mapBlock('$snap_ok:$snap_ts_query:$snap_ts_accept:$snap_ts_suffix:$uri', 'snap_ts_file', [
-      [`~^1:[^:]*:[^:]*:[^:]*:(${escapeRegex(T)}/timeseries/${TIMESERIES.id})/(?!getData(?:\\.png)?/?$)(${TIMESERIES.chartName})(?:\\.png)?/?$`, '$1/$2.png'],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/$`, `${T}/index$1`],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/${C}/?$`, `${T}/$2$1`],
-      [`~^1:1:[^:]*:${suffix}:${escapeRegex(T)}/${C}\\.json/?$`, `${T}/$2$1`],
-      [`~^1:1:json:[^:]*:${escapeRegex(T)}/${C}/${ID}/?$`, `${T}/$1/$2${tsBare}`],
-      [`~^1:1:[^:]*:[^:]*:${escapeRegex(T)}/${C}/${ID}\\.json/?$`, `${T}/$1/$2${tsBare}`],
-      [`~^1:1:json:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData/?$`, `${T}/timeseries/$2/getData$1`],
-      [`~^1:1:[^:]*:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData\\.json/?$`, `${T}/timeseries/$2/getData$1`],
+    // the second field is $snap_ts_lang: 1 required where labels are served (collections, resources)
+    mapBlock('$snap_ok:$snap_ts_lang:$snap_ts_query:$snap_ts_accept:$snap_ts_suffix:$uri', 'snap_ts_file', [
+      [`~^1:[^:]*:[^:]*:[^:]*:[^:]*:(${escapeRegex(T)}/timeseries/${TIMESERIES.id})/(?!getData(?:\\.png)?/?$)(${TIMESERIES.chartName})(?:\\.png)?/?$`, '$1/$2.png'],
+      [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/$`, `${T}/index$1`],
+      [`~^1:1:1:json:${suffix}:${escapeRegex(T)}/${C}/?$`, `${T}/$2$1`],
+      [`~^1:1:1:[^:]*:${suffix}:${escapeRegex(T)}/${C}\\.json/?$`, `${T}/$2$1`],
+      [`~^1:1:1:json:[^:]*:${escapeRegex(T)}/${C}/${ID}/?$`, `${T}/$1/$2${tsBare}`],
+      [`~^1:1:1:[^:]*:[^:]*:${escapeRegex(T)}/${C}/${ID}\\.json/?$`, `${T}/$1/$2${tsBare}`],
+      [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData/?$`, `${T}/timeseries/$2/getData$1`],
+      [`~^1:[^:]*:1:[^:]*:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData\\.json/?$`, `${T}/timeseries/$2/getData$1`],
     ], ''),
+    '  # A pre-rendered chart is a download named after its series and chart (core/timeseries/charts.ts prerenderedFileName)',
+    mapBlock('$snap_ts_file', 'snap_ts_disposition', [[`~^${escapeRegex(T)}/timeseries/(${TIMESERIES.id})/(${TIMESERIES.chartName})\\.png$`, TIMESERIES.chartDisposition('$1', '$2')]], ''),
     '',
     '  # The docs site: the path, else its index.html, else path.html (server/app.ts siteFile).',
     mapBlock('$uri', 'snap_site_file', [['~/$', '${uri}index.html']], '$uri'),
@@ -173,9 +229,9 @@ function maps(): string {
  * One location that answers from the tree when `file` names a file there, else passes to the endpoint (by
  * `error_page 418`, hence `recursive_error_pages`: the endpoint's own 502/504 page must still apply).
  */
-function staticLocation(match: string, tryFiles: string, condition: string, extraHeaders = ''): string {
+function staticLocation(match: string, tryFiles: string, condition: string, extraHeaders = '', vary = 'Accept'): string {
   return `    location ${match} {
-${commonHeaders(CACHE_CONTROL, '      ')}
+${commonHeaders(CACHE_CONTROL, '      ', vary)}
 ${extraHeaders}      add_header Last-Modified "";
       recursive_error_pages on;
       error_page 418 = @endpoint;
@@ -201,6 +257,11 @@ ${commonHeaders('no-store', '      ')}
     }`;
 }
 
+function brotliPath(path: string): string {
+  if (!path.startsWith('/') || /[\s;{}"'$]/.test(path)) throw new Error(`the brotli module must be an absolute path without blanks, quotes, ';', '{', '}' or '$': ${path}`);
+  return path;
+}
+
 /** The complete nginx.conf text. */
 export function nginxConfig(opts: NginxOptions): string {
   const endpoint = opts.endpoint ?? DEFAULT_ENDPOINT;
@@ -218,18 +279,16 @@ export function nginxConfig(opts: NginxOptions): string {
     }),
   );
   const tooLarge = errorBody(new HttpError(413, `The request body is larger than ${maxBody} bytes`, { hints: ['Ask for fewer timeseries per request'] }));
-  const byType = new Map<string, string[]>();
-  for (const [ext, t] of Object.entries(NGINX_TYPES)) byType.set(t.type, [...(byType.get(t.type) ?? []), ext]);
   const badRequest = errorBody(new HttpError(400, 'The request target cannot be read', { hints: ['A path may not climb above the root (/../)', `A valid example: ${R}/`] }));
   const uriTooLong = JSON.stringify({ ...errorObject(new HttpError(414, 'The request target is longer than 32 KB', { hints: ['Ask for less in one request'] })), reason: 'URI Too Long' });
-  const types = [...byType].map(([type, exts]) => `    ${type} ${exts.join(' ')};`).join('\n');
+
   // text/html is in charset_types always (naming it again is a warning)
   const utf8Types = [...new Set(Object.values(NGINX_TYPES).filter((t) => t.utf8 && t.type !== 'text/html').map((t) => t.type))];
 
   return `# snapcat: nginx in front of the endpoint (generated by build-scripts/nginx-config.ts; regenerate, do not edit).
 # Serves the static tree at ${site} and passes what needs a query to ${endpoint}.
 # Run:  nginx -p PREFIX -c PREFIX/nginx.conf -e stderr   (PREFIX: a writable folder for pid, logs and temp files)
-${opts.user ? `user ${opts.user};\n` : ''}worker_processes ${opts.workers ?? 'auto'};
+${opts.brotliModule ? `load_module ${brotliPath(opts.brotliModule)};\n` : ''}${opts.user ? `user ${opts.user};\n` : ''}worker_processes ${opts.workers ?? 'auto'};
 pid nginx.pid;
 error_log error.log warn;
 
@@ -238,9 +297,7 @@ events {
 }
 
 http {
-  types {
-${types}
-  }
+${typesBlock(NGINX_TYPES['json']!.type, '  ')}
   default_type application/octet-stream;
   # "; charset=utf-8" on text files, as the endpoint writes it (its own answers already carry it: left as they are)
   charset utf-8;
@@ -260,12 +317,7 @@ ${types}
   log_format snapcat '$remote_addr [$time_local] "$request" $status $body_bytes_sent $request_time upstream=$upstream_addr';
   access_log access.log snapcat;
 
-  # Compression of text (files and endpoint answers alike) for clients that ask for it
-  gzip on;
-  gzip_types ${GZIP_TYPES.join(' ')};
-  gzip_proxied any;
-  gzip_vary on;
-  gzip_min_length 256;
+${compression(opts.brotliModule !== undefined)}
 
   client_max_body_size ${maxBody};
   # request lines and headers up to 32 KB reach the endpoint, which has its own limit (16 KB: 431)
@@ -305,7 +357,7 @@ ${[R, ...RADAR.aliases].map((P) => `    location = ${P} {
       return 418;
     }
 ${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
-${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""')}
+${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      # (not sent when empty: only pre-rendered charts are downloads)\n      add_header Content-Disposition $snap_ts_disposition;\n`, 'Accept, Accept-Language')}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
 
     location @endpoint {
@@ -353,6 +405,7 @@ if (import.meta.main) {
       port: { type: 'string' },
       'server-name': { type: 'string' },
       user: { type: 'string' },
+      'brotli-module': { type: 'string' },
     },
   });
   const listen = values.listen ?? (values.port ? `127.0.0.1:${values.port}` : DEFAULT_LISTEN);
@@ -363,6 +416,7 @@ if (import.meta.main) {
       listen,
       ...(values['server-name'] ? { serverName: values['server-name'] } : {}),
       ...(values.user ? { user: values.user } : {}),
+      ...(values['brotli-module'] ? { brotliModule: values['brotli-module'] } : {}),
     }),
   );
 }

@@ -9,10 +9,12 @@ import { errorBody, HttpError, notFound, reasonPhrase } from '../core/http/error
 import { RADAR_PREFIX, radarPrefixOf } from '../core/radar/routes.ts';
 import { handleRadar } from './radar-handler.ts';
 import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
-import { handleTimeseries, type TimeseriesOptions } from './timeseries-handler.ts';
+import { preflightHeaders, READ_METHODS } from '../core/http/cors.ts';
+import { handleTimeseries, timeseriesMethods, type TimeseriesOptions } from './timeseries-handler.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { sendError, trySendFile } from './respond.ts';
 import { applyCommonHeaders, SECURITY_HEADERS } from './http-cache.ts';
+import { compressAnswers } from './compression.ts';
 import type { ServedBuild } from './served-build.ts';
 
 const SITE_TYPES: Record<string, string> = {
@@ -97,7 +99,7 @@ function answerClientError(err: NodeJS.ErrnoException & { code?: string }, socke
  */
 function answerConnect(req: IncomingMessage, socket: import('node:stream').Duplex): void {
   socket.on('error', () => socket.destroy());
-  socket.end(rawErrorResponse(new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only and no proxy: use GET'], headers: { Allow: 'GET, HEAD' } })));
+  socket.end(rawErrorResponse(new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only and no proxy: use GET'], headers: { Allow: READ_METHODS.join(', ') } })));
 }
 
 export interface AppOptions {
@@ -115,6 +117,7 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
   const server = createServer((req, res) => {
     const build = getBuild();
+    compressAnswers(req, res);
     if (applyCommonHeaders(req, res, build.tag)) return;
     build.inFlight++;
     res.once('close', () => build.inFlight--);
@@ -128,10 +131,17 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
 
 async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions, ts: TimeseriesOptions): Promise<void> {
   const url = requestUrl(req.url);
+  const timeseries = url.pathname === TIMESERIES_PREFIX || url.pathname.startsWith(`${TIMESERIES_PREFIX}/`);
+  if (req.method === 'OPTIONS') {
+    // the CORS preflight, on any path (core/http/cors.ts)
+    res.writeHead(204, preflightHeaders(timeseries ? timeseriesMethods(url.pathname) : READ_METHODS));
+    res.end();
+    return;
+  }
   // The Timeseries API checks methods itself: POST is allowed on /api/v1/timeseries/getData.
-  if (url.pathname === TIMESERIES_PREFIX || url.pathname.startsWith(`${TIMESERIES_PREFIX}/`)) return handleTimeseries(req, res, url, build, ts);
+  if (timeseries) return handleTimeseries(req, res, url, build, ts);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: 'GET, HEAD' } });
+    throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: READ_METHODS.join(', ') } });
   }
   const radarPrefix = radarPrefixOf(url.pathname);
   if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix);

@@ -2,9 +2,13 @@
  * Caching and security headers, set once per request before any handler answers:
  * - Every GET or HEAD answer is a function of the build and the request (path, query, `Accept`), so its ETag is
  *   a hash of those: `"<build tag>-<request hash>"`. A matching `If-None-Match` is 304 before any work.
- *   A new build (a new snapshot) changes every ETag.
+ *   A new build (a new snapshot) changes every ETag. On the Timeseries API `Accept-Language` selects the labels'
+ *   locale too, so it is part of the hash there (when sent).
  * - `Cache-Control: public, max-age=300` on answers (a CDN or browser may reuse them for five minutes, then
- *   revalidates with the ETag); errors are `no-store`. `Vary: Accept`, as `Accept` selects the representation.
+ *   revalidates with the ETag); errors are `no-store`. `Vary: Accept`, as `Accept` selects the representation
+ *   (`Vary: Accept, Accept-Language` on the Timeseries API; compression.ts adds `Accept-Encoding`, and the
+ *   coding's name to the ETag of a compressed answer: a 304 answers any coding's ETag of the current answer,
+ *   with the ETag the client sent).
  * - CORS: `Access-Control-Allow-Origin: *` on everything, and the headers a script needs to read exposed
  *   (`Link` for paging, `ETag`, `Content-Disposition`).
  * - Security, on every answer (HTML pages of the docs site and of the radar API's `text/html` type included):
@@ -13,6 +17,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
+import { etagsInAnyCoding } from '../core/http/content-coding.ts';
 
 export const CACHE_CONTROL = 'public, max-age=300';
 
@@ -23,15 +29,24 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 export function etagOf(buildTag: string, req: IncomingMessage): string {
-  const key = `${req.url ?? '/'}\n${req.headers.accept ?? ''}`;
+  const language = isTimeseriesTarget(req.url) ? req.headers['accept-language'] : undefined;
+  const key = `${req.url ?? '/'}\n${req.headers.accept ?? ''}${language ? `\n${language}` : ''}`;
   return `"${buildTag}-${createHash('sha1').update(key).digest('base64url').slice(0, 16)}"`;
 }
 
-/** Whether an `If-None-Match` header matches the ETag (weak comparison, `*` included). */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+/**
+ * The ETag an `If-None-Match` header matches (weak comparison): `etag` itself or `etag` in a content coding
+ * (etagInCoding: every coding of one build's answer is current), `etag` for `*`; undefined when none matches.
+ */
+export function matchingEtag(header: string | undefined, etag: string): string | undefined {
+  if (!header) return undefined;
+  if (header.trim() === '*') return etag;
+  const current = etagsInAnyCoding(etag);
+  for (const t of header.split(',')) {
+    const tag = t.trim().replace(/^W\//, '');
+    if (current.includes(tag)) return tag;
+  }
+  return undefined;
 }
 
 /**
@@ -43,12 +58,14 @@ export function applyCommonHeaders(req: IncomingMessage, res: ServerResponse, bu
   res.setHeader('Access-Control-Expose-Headers', 'Link, ETag, Content-Disposition');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
-  res.setHeader('Vary', 'Accept');
+  res.setHeader('Vary', isTimeseriesTarget(req.url) ? 'Accept, Accept-Language' : 'Accept');
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const etag = etagOf(buildTag, req);
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', CACHE_CONTROL);
-  if (!matchesIfNoneMatch(req.headers['if-none-match'], etag)) return false;
+  const matched = matchingEtag(req.headers['if-none-match'], etag);
+  if (matched === undefined) return false;
+  res.setHeader('ETag', matched);
   res.writeHead(304);
   res.end();
   return true;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, HttpError } from '../core/http/errors.ts';
+import { JSON_TYPE as TIMESERIES_JSON_TYPE } from '../core/timeseries/charts.ts';
+import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
 import { forgetCaching } from './http-cache.ts';
 import { youngGarbage } from './young-garbage.ts';
 
@@ -21,11 +23,16 @@ export function sendError(req: IncomingMessage, res: ServerResponse, e: unknown)
     return;
   }
   forgetCaching(res);
-  sendText(req, res, err.status, 'application/json', errorBody(err), err.headers);
+  sendText(req, res, err.status, jsonTypeFor(req), errorBody(err), err.headers);
+}
+
+/** The Content-Type of a JSON error or redirect body: the Timeseries API's own (with its charset) on its paths. */
+function jsonTypeFor(req: IncomingMessage): string {
+  return isTimeseriesTarget(req.url) ? TIMESERIES_JSON_TYPE : 'application/json';
 }
 
 export function redirect(req: IncomingMessage, res: ServerResponse, location: string): void {
-  sendText(req, res, 301, 'application/json', JSON.stringify({ location }), { Location: location });
+  sendText(req, res, 301, jsonTypeFor(req), JSON.stringify({ location }), { Location: location });
 }
 
 /**
@@ -47,17 +54,18 @@ function remember(path: string, bytes: Buffer): void {
   }
 }
 
-export function sendBytes(req: IncomingMessage, res: ServerResponse, contentType: string, bytes: Buffer, status = 200, headers: Record<string, string> = {}): void {
+export function sendBytes(_req: IncomingMessage, res: ServerResponse, contentType: string, bytes: Buffer, status = 200, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': bytes.length, ...headers });
-  res.end(req.method === 'HEAD' ? undefined : bytes);
+  // HEAD too: node sends no body for HEAD, and the compressor (compression.ts) needs it for the Content-Length
+  res.end(bytes);
 }
 
-/** Sends a body made piece by piece: each piece is made into bytes in turn (never all one string), then the length goes first. */
+/**
+ * Sends a body made piece by piece: each piece is made into bytes in turn (never all one string), then the
+ * length goes first and the body as one whole answer (compressed whole, with its length: compression.ts).
+ */
 export function sendPieces(req: IncomingMessage, res: ServerResponse, contentType: string, pieces: Iterable<string>, headers: Record<string, string> = {}): void {
-  const bytes = Array.from(pieces, (s) => Buffer.from(s, 'utf8'));
-  res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': bytes.reduce((n, b) => n + b.length, 0), ...headers });
-  if (req.method !== 'HEAD') for (const b of bytes) res.write(b);
-  res.end();
+  sendBytes(req, res, contentType, Buffer.concat(Array.from(pieces, (s) => Buffer.from(s, 'utf8'))), 200, headers);
 }
 
 /**

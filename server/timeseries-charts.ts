@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, notFound } from '../core/http/errors.ts';
 import { chartDocument } from '../core/timeseries/chart-document.ts';
 import { readChartQuery, readRenderRequest, RENDER_EXAMPLE, type ChartKind, type ChartRequest } from '../core/timeseries/chart-request.ts';
-import { MEDIA_TYPE, noPrerenderedChart, prerenderedFile, PNG_TYPE } from '../core/timeseries/charts.ts';
+import { attachment, chartFileName, MEDIA_TYPE, noPrerenderedChart, prerenderedFile, prerenderedFileName, PNG_TYPE } from '../core/timeseries/charts.ts';
 import { MAX_POST_BYTES } from '../core/timeseries/data-request.ts';
 import type { TimeseriesRoute } from '../core/timeseries/routes.ts';
 import { PRERENDER_INTERVALS } from '../core/snapshot/timeseries-config.ts';
@@ -48,7 +48,7 @@ function renderError(e: unknown): HttpError {
  * A chart is let in by its cost (known from its series, size and kind) before any of its data is read; what does
  * not fit waits its turn or is 503 with Retry-After (lib/chart-renderer.ts). Its time limit runs from then.
  */
-async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, request: ChartRequest, name: string): Promise<void> {
+async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, request: ChartRequest): Promise<void> {
   const cost = chartCost({ kind: request.kind, series: request.series.length, width: request.width, height: request.height, legend: request.legend });
   let admitted: Admitted;
   try {
@@ -72,7 +72,7 @@ async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Time
     ...API_HEADERS,
     'Content-Type': MEDIA_TYPE[request.kind],
     'Content-Length': body.length,
-    'Content-Disposition': `inline; filename="${name}.${request.kind}"`,
+    'Content-Disposition': attachment(chartFileName(request.series.map((s) => ts.catalogue.timeseries[s.k]!.id), request.span, request.kind)),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -80,15 +80,14 @@ async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Time
 /** `GET /timeseries/{id}/getData` as PNG or PDF; `k` is the series' position. */
 export function handleGetChart(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, kind: ChartKind, k: number, query: URLSearchParams): Promise<void> {
   const request = readChartQuery(kind, query, ts.catalogue, k);
-  return renderAndSend(req, res, ts, renderer, request, ts.catalogue.timeseries[k]!.id);
+  return renderAndSend(req, res, ts, renderer, request);
 }
 
 /** `POST /timeseries/getData` with a render request body, as PNG or PDF. */
 export async function handlePostChart(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, kind: ChartKind, query: URLSearchParams): Promise<void> {
   const body = parseJsonBody(await readBody(req, MAX_POST_BYTES), RENDER_EXAMPLE);
   const request = readRenderRequest(kind, body, query, ts.catalogue);
-  const name = request.series.length === 1 ? ts.catalogue.timeseries[request.series[0]!.k]!.id : 'timeseries';
-  return renderAndSend(req, res, ts, renderer, request, name);
+  return renderAndSend(req, res, ts, renderer, request);
 }
 
 /** `GET /timeseries/{id}/{interval}`: the pre-rendered PNG from the static tree. */
@@ -102,6 +101,8 @@ export async function handlePrerendered(req: IncomingMessage, res: ServerRespons
   if (extension !== undefined && extension !== 'png') {
     throw new HttpError(406, 'Pre-rendered charts are PNG images', { hints: [`A valid example: /api/v1/timeseries/${route.id}/${route.name}.png`, `A PDF report: /api/v1/timeseries/${route.id}/getData.pdf`] });
   }
+  res.setHeader('Content-Disposition', attachment(prerenderedFileName(route.id, route.interval, route.qualifier)));
   if (await trySendFile(req, res, join(build.site, prerenderedFile(route.id, route.interval, route.qualifier)), PNG_TYPE)) return;
+  res.removeHeader('Content-Disposition');
   throw noPrerenderedChart(route.id);
 }

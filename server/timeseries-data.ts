@@ -14,10 +14,10 @@ import type { ServedBuild } from './served-build.ts';
 
 export type Timeseries = NonNullable<ServedBuild['timeseries']>;
 
-/** Sends a JSON body held as bytes. */
-export function sendJsonBytes(req: IncomingMessage, res: ServerResponse, body: Uint8Array): void {
+/** Sends a JSON body held as bytes (HEAD too: node sends no body for HEAD, the compressor needs it for the length). */
+export function sendJsonBytes(_req: IncomingMessage, res: ServerResponse, body: Uint8Array): void {
   res.writeHead(200, { ...API_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': body.length });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  res.end(body);
 }
 
 function tooLarge(): HttpError {

@@ -16,13 +16,18 @@
  *   (`expanded=true|false` in any case; on the radar API `contentType=` one of its names) and of parameters
  *   the API does not read at all (plain names only), which the endpoint ignores;
  * - `Accept` is absent, `*` `/` `*`, or exactly one media type the path produces (no q-values, no lists: the
- *   endpoint's negotiation of lists and weights is left to it).
+ *   endpoint's negotiation of lists and weights is left to it);
+ * - on the Timeseries API's collections and resources, whose labels `Accept-Language` localizes, that header is
+ *   absent or names only English and `*` (which the endpoint answers with the default labels, the tree's);
+ *   any other language goes to the endpoint, which knows which languages the labels have.
  */
 import { CONTENT_TYPE_VALUES, MEDIA_TYPES, RADAR_PARAM_NAMES, type Format } from '../radar/params.ts';
 import { DOWNLOAD_EXTENSIONS } from '../radar/download-name.ts';
 import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../radar/routes.ts';
 import { holdsPrefix, staticFile, VARIANTS, variantFor } from '../radar/static-tree.ts';
 import { COLLECTIONS } from '../timeseries/catalogue.ts';
+import { DEFAULT_LOCALE_TAG } from '../timeseries/locale.ts';
+import { attachment, JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
 import { OPTION_KEYS } from '../timeseries/data-request.ts';
 import { PARAM_NAMES } from '../timeseries/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../timeseries/routes.ts';
@@ -142,4 +147,16 @@ export const TIMESERIES = {
   /** The name of a pre-rendered chart (`lastWeek`, `lastWeek_with_legend`) as routes.ts reads it. */
   chartName: '[A-Za-z]+(?:_[A-Za-z0-9_-]+)?',
   jsonType: 'application/json',
+  /** Content-Disposition of a pre-rendered chart, from the id and chart name (nginx captures: `$1`, `$2`). */
+  chartDisposition(id: string, chart: string): string {
+    const [before, after] = attachment('\0').split('\0') as [string, string];
+    return `${before}${id}_${chart}.png${after}`;
+  },
+  /** An `Accept-Language` header (case-insensitive pattern) that selects the default labels at any provider: only English and `*` ranges. */
+  defaultLanguages: (() => {
+    const range = `(?:${escapeRegex(DEFAULT_LOCALE_TAG)}(?:[-_][A-Za-z0-9]{1,8})*|\\*)(?:\\s*;\\s*q\\s*=\\s*[0-9.]{1,5})?`;
+    return `^\\s*${range}(?:\\s*,\\s*${range})*\\s*$`;
+  })(),
+  /** The Content-Type of the API's JSON files (with its charset, as the endpoint sends them). */
+  jsonContentType: TIMESERIES_JSON_CONTENT_TYPE,
 };

@@ -12,6 +12,7 @@ import { DATA_FORMATS, FILTER_PREFIX, FILTERS, idPattern, MAX_LIMIT, MAX_OFFSET,
 import { COLLECTION_IDS, PATH_PARAM_DOCS } from '../timeseries/routes.ts';
 import { PRERENDER_INTERVALS } from '../snapshot/timeseries-config.ts';
 import type { CollectionName } from '../timeseries/catalogue.ts';
+import { EXTRAS_FIELDS } from '../timeseries/extras.ts';
 import { exampleText, fromZod, parameterRef, schemaRef, typedExample, type JsonSchema } from './json-schema.ts';
 
 /** Every documented query parameter of the API, from the code's tables. */
@@ -36,6 +37,7 @@ const WIRE: Record<string, () => JsonSchema> = {
   rendering_hints: () => bool(false),
   force_latest_values: () => bool(false),
   generalize: () => bool(false),
+  fields: () => ({ type: 'string', pattern: `^(${EXTRAS_FIELDS.join('|')})(,(${EXTRAS_FIELDS.join('|')}))*$` }),
   timespan: () => ({ type: 'string', pattern: '^[^/]+(/[^/]+)?$' }),
   crs: () => ({ type: 'string', default: CRS84.code, examples: SUPPORTED_CRS.map((c) => c.code) }),
   bbox: () => json(fromZod(bboxShape, 'input')),

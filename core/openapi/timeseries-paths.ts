@@ -35,10 +35,11 @@ const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const CHARTS = { 'image/png': {}, 'application/pdf': {}, 'text/csv': { schema: { type: 'string' } }, 'application/zip': {} };
 const CHART_HEADERS = {
   'Content-Disposition': {
-    description: 'Charts: inline; filename="<id>.<png|pdf>" (timeseries.<png|pdf> for several series). CSV and ZIP: attachment; filename="<id>_<start>_<end>.<csv|zip>" (timeseries_... for several series).',
+    description: 'Charts: attachment; filename="<ids>_<start>_<end>.<png|pdf>": the series ids (three, then _and_<n>_more) and the timespan in UTC (20240108T000000Z). CSV and ZIP: attachment; filename="<id>_<start>_<end>.<csv|zip>" (timeseries_... for several series).',
     schema: { type: 'string' },
   },
 };
+const PRERENDERED_HEADERS = { 'Content-Disposition': { description: 'attachment; filename="<id>_<interval>[_<qualifier>].png".', schema: { type: 'string' } } };
 const LINK_HEADER = { Link: { description: 'Paging links (RFC 5988): self, first, last, prev, next; sent when offset or limit is given.', schema: { type: 'string' } } };
 
 interface Shape {
@@ -61,8 +62,10 @@ function shape(r: TimeseriesRoute): Shape {
       return { content: json(itemSchema(r.collection, 'item')), errors: [400, 404, 406, 503], tag: r.collection };
     case 'getData':
       return { content: { ...json({ anyOf: DATA }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 503], tag: 'timeseries' };
+    case 'extras':
+      return { content: json(ref(S.extras)), errors: [400, 404, 406, 503], tag: 'timeseries' };
     case 'chart':
-      return { content: { 'image/png': {} }, errors: [404, 406, 503], tag: 'timeseries' };
+      return { content: { 'image/png': {} }, headers: PRERENDERED_HEADERS, errors: [404, 406, 503], tag: 'timeseries' };
     case 'postData':
       return { content: { ...json({ anyOf: [ref(S.allTimeseries), ref(S.valuesById), { type: 'array', items: ref(S.highchart) }, ref(S.flotById)] }), ...CHARTS }, headers: CHART_HEADERS, errors: [400, 404, 406, 413, 503], tag: 'timeseries' };
   }
@@ -102,7 +105,7 @@ export function timeseriesPaths(): Record<string, unknown> {
   for (const route of TIMESERIES_ROUTES) {
     const r = routeKind(route);
     const s = shape(r);
-    const pathParams = [...('collection' in r && route.path.includes('{id}') ? [idParameter(r.collection)] : []), ...(r.kind === 'getData' || r.kind === 'chart' ? [idParameter('timeseries')] : [])];
+    const pathParams = [...('collection' in r && route.path.includes('{id}') ? [idParameter(r.collection)] : []), ...(r.kind === 'getData' || r.kind === 'chart' || r.kind === 'extras' ? [idParameter('timeseries')] : [])];
     if (r.kind === 'chart') pathParams.push(intervalParameter());
     const item = (paths[`${TIMESERIES_PREFIX}${route.path}`] ??= {});
     item['parameters'] = [...pathParams, ...timeseriesParameterRefs(route.query)];

@@ -5,6 +5,7 @@
  */
 import { styleSchema } from '../snapshot/timeseries-config.ts';
 import { CHART_PARAM_DOCS, DATA_KEYS, RENDER_BODY_DOCS, RENDER_EXAMPLE } from '../timeseries/chart-request.ts';
+import { QUANTITIES } from '../timeseries/catalogue.ts';
 import { COLLECTION_INFO } from '../timeseries/collection-index.ts';
 import { MAX_POST_SERIES, OPTION_KEYS, POST_BODY_DOCS, POST_EXAMPLE } from '../timeseries/data-request.ts';
 import { idPattern } from '../timeseries/params.ts';
@@ -57,6 +58,7 @@ export const TIMESERIES_SCHEMA = {
   timeseries: N('Timeseries'),
   index: N('CollectionIndex'),
   searchItem: N('SearchItem'),
+  extras: N('Extras'),
   values: N('Values'),
   valuesById: N('ValuesByTimeseries'),
   allTimeseries: N('AllTimeseries'),
@@ -68,6 +70,8 @@ export const TIMESERIES_SCHEMA = {
 } as const;
 
 export const POST_EXAMPLES = { data: JSON.parse(POST_EXAMPLE) as unknown, render: JSON.parse(RENDER_EXAMPLE) as unknown };
+
+const statusIntervals = arrayOf(obj({ lower: str, upper: str, name: str, color: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' } }, ['lower', 'name', 'color']));
 
 export function timeseriesSchemas(): Record<string, JsonSchema> {
   const indexEntry = obj({ id: str, label: str, description: str }, ['id', 'label', 'description']);
@@ -82,7 +86,7 @@ export function timeseriesSchemas(): Record<string, JsonSchema> {
         version: str,
         type: str,
         supportsFirstLatest: { type: 'boolean' },
-        quantities: obj(Object.fromEntries(['categories', 'phenomena', 'stations', 'timeseries'].map((k) => [k, { type: 'integer' }])), ['categories', 'phenomena', 'stations', 'timeseries']),
+        quantities: obj(Object.fromEntries(QUANTITIES.map((k) => [k, { type: 'integer' }])), [...QUANTITIES]),
       },
       ['id', 'label'],
       COLLECTION_INFO.services.description,
@@ -109,11 +113,16 @@ export function timeseriesSchemas(): Record<string, JsonSchema> {
         parameters: { type: 'object', additionalProperties: { type: 'object' } },
         refValues: arrayOf(refValue),
         referenceValues: arrayOf(refValue),
-        statusIntervals: arrayOf(obj({ lower: str, upper: str, name: str, color: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' } }, ['lower', 'name', 'color'])),
+        statusIntervals: statusIntervals,
         renderingHints: ref(N('RenderingHints')),
       },
       ['id', 'label', 'station'],
       COLLECTION_INFO.timeseries.description,
+    ),
+    [N('Extras')]: obj(
+      { license: { type: 'string', description: "The data's license text." }, statusIntervals, renderingHints: ref(N('RenderingHints')) },
+      [],
+      'Extra metadata of a timeseries (52°North v1.10.8 "extras"): each field present when the series has it.',
     ),
     [N('CollectionIndex')]: { oneOf: [{ type: 'object', additionalProperties: indexEntry }, arrayOf({ ...indexEntry, properties: { ...(indexEntry['properties'] as object), size: { type: 'integer' } } })] },
     [N('SearchItem')]: obj({ id: str, label: str, type: str, href: str }, ['id', 'label', 'type', 'href']),

@@ -3,8 +3,10 @@
  * of the snapshot, in the shapes of 52°North's `web_config-*.json` files:
  *
  * - `web_config-general.json`: general settings; `requestIntervalRestriction` is the longest
- *   timespan a data request may ask for (ISO 8601 duration, default `P1Y1D`). Other 52°North
- *   settings in this file (`timeformat`, `cache`, ...) are allowed and ignored.
+ *   timespan a data request may ask for (ISO 8601 duration, default `P1Y1D`); `license` is the text
+ *   `GET /timeseries/{id}/extras` answers as `license` (52°North reads it from a file of its own,
+ *   `config-license.txt`). Other 52°North settings in this file (`timeformat`, `cache`, ...) are
+ *   allowed and ignored.
  * - `web_config-status-intervals.json`: status intervals per phenomenon (`phenomenonIntervals`)
  *   and per timeseries (`timeseriesIntervals`; `datasetIntervals` and `seriesIntervals` mean the same).
  * - `web_config-rendering-hints.json`: a chart style per phenomenon (`phenomenonStyles`) and per
@@ -192,6 +194,7 @@ export const generalFileSchema = z.looseObject({
       noDataGapThreshold: z.number().min(0).optional(),
     })
     .optional(),
+  license: z.string().trim().min(1, { error: 'expected the license text, not an empty string' }).optional(),
 });
 
 export interface DurationParts {
@@ -219,6 +222,8 @@ export interface TimeseriesConfig {
   maxTimespanParts: DurationParts;
   /** Default generalizer when `generalize=true` names none. */
   defaultGeneralizer: 'lttb' | 'dp';
+  /** The data's license text (`license` of web_config-general.json), served by the extras path; undefined: none. */
+  license?: string | undefined;
   statusIntervals: { phenomenon: Record<string, StatusInterval[]>; timeseries: Record<string, StatusInterval[]> };
   renderingHints: { phenomenon: Record<string, ChartStyle>; timeseries: Record<string, ChartStyle> };
   prerendering: { general: ChartConfig; phenomenon: PrerenderTask[]; timeseries: PrerenderTask[] };
@@ -295,6 +300,7 @@ export function parseTimeseriesConfig(files: Record<string, unknown>): Timeserie
     maxTimespan,
     maxTimespanParts: parseIsoDuration(maxTimespan)!,
     defaultGeneralizer: (general?.generalizer?.defaultGeneralizer?.toLowerCase() ?? 'lttb') as 'lttb' | 'dp',
+    ...(general?.license !== undefined ? { license: general.license } : {}),
     statusIntervals: {
       phenomenon: intervals(si?.phenomenonIntervals ?? {}),
       timeseries: intervals(mergeAliases(si?.timeseriesIntervals, si?.datasetIntervals, si?.seriesIntervals)),

@@ -72,7 +72,7 @@ function collection(name: string, prefix: string, what: string, meaning: string,
 export const TIMESERIES_TABLES: TableSpec[] = [
   {
     name: 'services',
-    meaning: 'Service providers (observation services), each offering timeseries. The API counts their categories, phenomena, stations and timeseries (`quantities`) from the other tables.',
+    meaning: 'Service providers (observation services), each offering timeseries. The API counts their categories, features, offerings, phenomena, procedures, stations and timeseries (`quantities`) from the other tables.',
     columns: [
       id('srv', 'Service'),
       label('River gauges (demo)'),

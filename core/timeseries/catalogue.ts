@@ -8,6 +8,7 @@
  */
 import type { TimeseriesConfig } from '../snapshot/timeseries-config.ts';
 import { StationIndex } from './geo/station-index.ts';
+import { normaliseLocale } from './locale.ts';
 
 export const COLLECTIONS = ['services', 'categories', 'offerings', 'features', 'procedures', 'phenomena', 'stations', 'timeseries'] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
@@ -20,13 +21,18 @@ export interface Labelled {
   labels: ReadonlyMap<string, string> | undefined;
 }
 
+/** The collections a service's `quantities` count: every one but services, in alphabetical order as 52°North writes them. */
+export const QUANTITIES = ['categories', 'features', 'offerings', 'phenomena', 'procedures', 'stations', 'timeseries'] as const;
+/** A service's `quantities`: how many members of each collection name it. */
+export type Quantities = Record<(typeof QUANTITIES)[number], number>;
+
 export interface ServiceRec extends Labelled {
   serviceUrl: string;
   version: string;
   type: string;
   supportsFirstLatest: boolean;
-  /** Counts of the service's categories, phenomena, stations and timeseries (`quantities`). */
-  quantities: { categories: number; phenomena: number; stations: number; timeseries: number };
+  /** Counts of the service's members in every collection (`quantities`), keys in alphabetical order as 52°North writes them. */
+  quantities: Quantities;
 }
 
 /** A category, offering, feature, procedure or phenomenon: a label and its service (an index into services). */
@@ -82,6 +88,8 @@ export interface Catalogue {
   stations: StationRec[];
   timeseries: SeriesRec[];
   refValues: RefValueRec[];
+  /** The locales labels are given in (normalised: `de`, `de_AT`), for `Accept-Language`. */
+  locales: ReadonlySet<string>;
   /** Position of every id, per collection. */
   ids: Record<CollectionName, ReadonlyMap<string, number>>;
   /** Timeseries indices per station, ascending (by id). */
@@ -155,7 +163,7 @@ export function makeCatalogue(rows: CatalogueRows, config: TimeseriesConfig, tak
     version: str(r, 'version'),
     type: str(r, 'type'),
     supportsFirstLatest: Boolean(r['supports_first_latest']),
-    quantities: { categories: 0, phenomena: 0, stations: 0, timeseries: 0 },
+    quantities: Object.fromEntries(QUANTITIES.map((q) => [q, 0])) as Quantities,
   }));
   const serviceIds = idMap(services);
   const member = (r: Row): MemberRec => ({ ...base(r), service: ref(serviceIds, r['service_id'], 'service') });
@@ -206,10 +214,8 @@ export function makeCatalogue(rows: CatalogueRows, config: TimeseriesConfig, tak
 
   const seriesOfStation: number[][] = stations.map(() => []);
   timeseries.forEach((s, i) => seriesOfStation[s.station]!.push(i));
-  for (const c of categories) services[c.service]!.quantities.categories++;
-  for (const p of phenomena) services[p.service]!.quantities.phenomena++;
-  for (const s of stations) services[s.service]!.quantities.stations++;
-  for (const s of timeseries) services[s.service]!.quantities.timeseries++;
+  const counted: Record<keyof Quantities, readonly MemberRec[]> = { categories, features, offerings, phenomena, procedures, stations, timeseries };
+  for (const name of QUANTITIES) for (const m of counted[name]) services[m.service]!.quantities[name]++;
 
   return {
     takenAt,
@@ -223,6 +229,7 @@ export function makeCatalogue(rows: CatalogueRows, config: TimeseriesConfig, tak
     stations,
     timeseries,
     refValues,
+    locales: new Set(rows.labels.map((r) => normaliseLocale(str(r, 'locale'))).filter((l) => l !== undefined)),
     ids: { ...maps, timeseries: seriesIds },
     seriesOfStation,
     stationIndex: new StationIndex(

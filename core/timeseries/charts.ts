@@ -15,7 +15,13 @@ import { negotiate } from '../http/media-types.ts';
 import type { PrerenderInterval } from '../snapshot/timeseries-config.ts';
 import type { PathExtension } from './routes.ts';
 
-export const JSON_TYPE = 'application/json';
+/** The JSON media type, as `Accept` and the docs name it. */
+const JSON_MEDIA = 'application/json';
+/**
+ * The Content-Type of every JSON answer of the Timeseries API (static files, live answers and errors alike),
+ * as 52°North's server writes it (DECISIONS.md "Real clients"). The radar API keeps a bare `application/json`.
+ */
+export const JSON_TYPE = 'application/json; charset=UTF-8';
 export const PNG_TYPE = 'image/png';
 export const PDF_TYPE = 'application/pdf';
 /** Downloads of the data paths (data-csv.ts): CSV, and a ZIP of one CSV per series. */
@@ -23,7 +29,7 @@ export const CSV_TYPE = 'text/csv';
 export const ZIP_TYPE = 'application/zip';
 export type Representation = 'json' | 'png' | 'pdf' | 'csv' | 'zip';
 
-const BY_TYPE: Record<string, Representation> = { [JSON_TYPE]: 'json', [PNG_TYPE]: 'png', [PDF_TYPE]: 'pdf', [CSV_TYPE]: 'csv', [ZIP_TYPE]: 'zip' };
+const BY_TYPE: Record<string, Representation> = { [JSON_MEDIA]: 'json', [PNG_TYPE]: 'png', [PDF_TYPE]: 'pdf', [CSV_TYPE]: 'csv', [ZIP_TYPE]: 'zip' };
 export const MEDIA_TYPE: Record<Representation, string> = { json: JSON_TYPE, png: PNG_TYPE, pdf: PDF_TYPE, csv: CSV_TYPE, zip: ZIP_TYPE };
 
 function chartsOnlyOnData(): HttpError {
@@ -31,7 +37,7 @@ function chartsOnlyOnData(): HttpError {
     hints: [
       'A chart of one timeseries: GET /api/v1/timeseries/{id}/getData.png (or .pdf for a report)',
       'A chart of several: POST /api/v1/timeseries/getData with Accept: image/png',
-      `This path produces: ${JSON_TYPE}`,
+      `This path produces: ${JSON_MEDIA}`,
     ],
   });
 }
@@ -42,13 +48,45 @@ export function chooseRepresentation(accept: string | undefined, extension: Path
     if (extension !== 'json' && !charts) throw chartsOnlyOnData();
     return extension;
   }
-  const producible = charts ? [JSON_TYPE, PNG_TYPE, PDF_TYPE, CSV_TYPE, ZIP_TYPE] : [JSON_TYPE];
+  const producible = charts ? [JSON_MEDIA, PNG_TYPE, PDF_TYPE, CSV_TYPE, ZIP_TYPE] : [JSON_MEDIA];
   try {
     return BY_TYPE[negotiate(accept, producible)]!;
   } catch (e) {
     if (!charts && accept !== undefined && /(^|[,\s])(image\/png|application\/pdf)\b/i.test(accept)) throw chartsOnlyOnData();
     throw e;
   }
+}
+
+/** A file name of ASCII letters, digits, `.`, `_` and `-` only (anything else becomes `_`). */
+function asciiName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
+/** An instant for a file name: ISO 8601 basic format to the second, UTC (`20240108T000000Z`). */
+function instantName(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+}
+
+/** Series named in a chart's file name; more are counted (`ts_a_ts_b_ts_c_and_7_more`). */
+const NAMED_SERIES = 3;
+
+/**
+ * The file name of a chart rendered on demand: the series ids (the first three, then how many more) and the
+ * timespan, `ts_koeln_rhein_water_level_20240101T000000Z_20240108T000000Z.png`.
+ */
+export function chartFileName(ids: readonly string[], span: { start: number; end: number }, kind: 'png' | 'pdf'): string {
+  const named = ids.slice(0, NAMED_SERIES).join('_') + (ids.length > NAMED_SERIES ? `_and_${ids.length - NAMED_SERIES}_more` : '');
+  return asciiName(`${named}_${instantName(span.start)}_${instantName(span.end)}.${kind}`);
+}
+
+/** The file name of a pre-rendered chart: the series id and the chart's name, `ts_x_lastWeek.png`, `ts_x_lastWeek_with_legend.png`. */
+export function prerenderedFileName(id: string, interval: PrerenderInterval, qualifier?: string): string {
+  return asciiName(`${id}_${interval}${qualifier ? `_${qualifier}` : ''}.png`);
+}
+
+/** `Content-Disposition` of a chart: a download with its file name (DECISIONS.md "Real clients"). */
+export function attachment(fileName: string): string {
+  return `attachment; filename="${fileName}"`;
 }
 
 /** The static tree's file of a pre-rendered chart (relative to the site root). */

@@ -5,6 +5,10 @@
  * - No `locale` parameter: the default labels, the `label` column of the snapshot, which is English.
  * - `locale=de_AT`: the resource's `de_AT` label, else its `de` label, else the default label. A locale the
  *   provider has no labels for answers the default labels (no other fallback can be requested: spec).
+ * - `Accept-Language` (when `locale` is absent): its ranges by quality (ties: in the header's order), the first
+ *   that names English or a language the provider has labels for wins; English, `*`, or none known: the default
+ *   labels, so such a request is still the static file's. Ranges that are no language code are skipped, and
+ *   an unreadable header is no header: a header never makes a request fail.
  * - Sorting: `Intl.Collator` of the locale (of `en` without one, or when the runtime has no collation for
  *   it, so the order never depends on the machine's own locale), ties broken by id in code-unit order.
  *   Orders are computed once per collection and locale and kept.
@@ -21,6 +25,35 @@ export function normaliseLocale(text: string): string | undefined {
   const m = /^([A-Za-z]{2,3})(?:[_-]([A-Za-z]{2}))?$/.exec(text.trim());
   if (!m) return undefined;
   return m[2] === undefined ? m[1]!.toLowerCase() : `${m[1]!.toLowerCase()}_${m[2].toUpperCase()}`;
+}
+
+/**
+ * The locale an `Accept-Language` header selects, given the locales the provider has labels for (normalised:
+ * `de`, `de_AT`); undefined for the default labels.
+ */
+export function localeFromAcceptLanguage(header: string | undefined, available: ReadonlySet<string>): Locale {
+  if (header === undefined || header.trim() === '') return undefined;
+  const ranges: { tag: string; q: number; at: number }[] = [];
+  header.split(',').forEach((part, at) => {
+    const [tag = '', ...params] = part.split(';').map((p) => p.trim());
+    let q = 1;
+    for (const p of params) {
+      const m = /^q\s*=\s*([01](?:\.\d{0,3})?)$/i.exec(p);
+      if (m) q = Math.min(1, Number(m[1]));
+      else if (/^q\s*=/i.test(p)) q = 0;
+    }
+    if (tag !== '' && q > 0) ranges.push({ tag, q, at });
+  });
+  ranges.sort((a, b) => b.q - a.q || a.at - b.at);
+  for (const { tag } of ranges) {
+    if (tag === '*') return undefined;
+    const locale = normaliseLocale(tag) ?? normaliseLocale(/^[A-Za-z]{2,3}(?=-)/.exec(tag)?.[0] ?? '');
+    if (locale === undefined) continue;
+    const language = locale.split('_')[0]!;
+    if (language === DEFAULT_LOCALE_TAG) return undefined;
+    if (available.has(locale) || available.has(language)) return locale;
+  }
+  return undefined;
 }
 
 export function labelIn(r: Labelled, locale: Locale): string {

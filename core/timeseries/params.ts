@@ -13,6 +13,7 @@ import { badParameter } from '../http/errors.ts';
 import { parseCrs, parseGeoQuery, type GeoQuery } from './geo/params.ts';
 import type { Crs } from './geo/crs.ts';
 import { normaliseLocale, type Locale } from './locale.ts';
+import { EXTRAS_FIELDS, type ExtrasField } from './extras.ts';
 
 export const FILTERS = ['service', 'category', 'station', 'phenomenon', 'offering', 'feature', 'procedure'] as const;
 export type FilterName = (typeof FILTERS)[number];
@@ -82,6 +83,25 @@ const format = z.string().transform((v, ctx): DataFormat => {
   return z.NEVER;
 });
 
+/** `fields=license,statusIntervals` of the extras path: names of EXTRAS_FIELDS, any case, comma-separated. */
+const fields = z.string().transform((v, ctx): ExtrasField[] => {
+  const names = v.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const out: ExtrasField[] = [];
+  for (const n of names) {
+    const f = EXTRAS_FIELDS.find((e) => e.toLowerCase() === n.toLowerCase());
+    if (f === undefined) {
+      ctx.addIssue({ code: 'custom', message: `names an extra there is not: '${n}' (there are ${EXTRAS_FIELDS.join(', ')})` });
+      return z.NEVER;
+    }
+    if (!out.includes(f)) out.push(f);
+  }
+  if (out.length === 0) {
+    ctx.addIssue({ code: 'custom', message: `must name at least one of ${EXTRAS_FIELDS.join(', ')}` });
+    return z.NEVER;
+  }
+  return out;
+});
+
 const SCHEMAS = {
   expanded: boolean,
   locale,
@@ -96,6 +116,7 @@ const SCHEMAS = {
   generalize: boolean,
   bom: boolean,
   zip: boolean,
+  fields,
 };
 export type ParamName = keyof typeof SCHEMAS;
 /** The parameters read by the schemas of this table (the others: see the module comment). */
@@ -119,6 +140,7 @@ export const PARAM_DOCS: ParamDoc[] = [
   { name: 'status_intervals', example: 'status_intervals=true', meaning: 'Adds firstValue, lastValue, referenceValues and statusIntervals to timeseries metadata.' },
   { name: 'rendering_hints', example: 'rendering_hints=true', meaning: 'Adds renderingHints to timeseries metadata.' },
   { name: 'force_latest_values', example: 'force_latest_values=true', meaning: 'Timeseries lists: adds lastValue to every member. getData: a series with no value in the timespan answers its last value before it.' },
+  { name: 'fields', example: 'fields=license,statusIntervals', meaning: `The extras to answer, comma-separated: ${EXTRAS_FIELDS.join(', ')}; default: all the series has.` },
   { name: 'generalize', example: 'generalize=true', meaning: 'Simplify data: LTTB (threshold, default 200) or generalizing_algorithm=DP (tolerance_value, default 0.1).' },
   { name: 'bom', example: 'bom=true', meaning: 'CSV downloads (getData.csv, getData.zip): a UTF-8 byte order mark first, so spreadsheets read the file as UTF-8.' },
   { name: 'zip', example: 'zip=true', meaning: 'CSV downloads: the CSV in a ZIP archive (as getData.zip answers).' },

@@ -18,6 +18,8 @@ export type TimeseriesRoute =
   | { kind: 'item'; collection: CollectionName; id: string }
   | { kind: 'search' }
   | { kind: 'getData'; id: string }
+  /** `/timeseries/{id}/extras`: 52°North's extra metadata (license, status intervals, rendering hints). */
+  | { kind: 'extras'; id: string }
   | { kind: 'postData' }
   /** `/timeseries/{id}/{name}`: a pre-rendered chart; `interval` undefined when `name` is none of them. */
   | { kind: 'chart'; id: string; name: string; interval: PrerenderInterval | undefined; qualifier: string | undefined };
@@ -40,7 +42,7 @@ export const TIMESERIES_API = {
     'Read access to near-real-time sensor timeseries: stations, timeseries and the collections that organise them, raw data as JSON, ' +
     `charts as PNG and reports as PDF. Every path starts with ${TIMESERIES_PREFIX}; ${TIMESERIES_PREFIX} itself redirects (301) to ${TIMESERIES_PREFIX}/, ` +
     'and a path may end in / (same resource). A path ending in .json, .png or .pdf selects the media type like Accept and wins over it. ' +
-    'GET and HEAD on every path; POST (and an OPTIONS preflight) on /timeseries/getData only; any other method is 405. ' +
+    'GET and HEAD on every path but /timeseries/getData, which answers POST; OPTIONS (the CORS preflight, 204) on every path; any other method is 405. ' +
     'Unknown query parameters are ignored; of a repeated one the first value counts. Every "now" is the instant the snapshot was taken.',
 };
 
@@ -99,6 +101,12 @@ export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; descript
       'with Accept text/csv (or getData.csv) a CSV download, with application/zip (or getData.zip) the CSV in a ZIP (locale, bom, zip).',
     query: [...DATA_PARAMS, 'style', ...CHART_PARAMS, ...DOWNLOAD_PARAMS],
   },
+  {
+    method: 'GET',
+    path: '/timeseries/{id}/extras',
+    description: 'Extra metadata of one timeseries, as 52°North v1.10.8: {license, statusIntervals, renderingHints}, each present when the series has it; fields selects some.',
+    query: ['fields'],
+  },
   { method: 'GET', path: '/timeseries/{id}/{interval}', description: 'Pre-rendered chart PNG (lastDay, lastWeek, lastMonth; with a configured chartQualifier: lastWeek_<qualifier>).', query: [] },
   {
     method: 'POST',
@@ -109,6 +117,12 @@ export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; descript
     query: [...DATA_PARAMS, ...CHART_PARAMS, ...DOWNLOAD_PARAMS],
   },
 ];
+
+/** Whether a request target (`/api/v1/stations?x=1`) is on the API's paths. */
+export function isTimeseriesTarget(target: string | undefined): boolean {
+  const path = (target ?? '').split('?')[0]!;
+  return path === TIMESERIES_PREFIX || path.startsWith(`${TIMESERIES_PREFIX}/`);
+}
 
 function segment(raw: string): string | undefined {
   try {
@@ -158,6 +172,7 @@ function routeOf(segs: string[]): TimeseriesRoute | undefined {
   }
   if (segs.length === 3 && collection === 'timeseries') {
     if (c === 'getData') return { kind: 'getData', id: b! };
+    if (c === 'extras') return { kind: 'extras', id: b! };
     const m = CHART_NAME.exec(c!);
     const interval = m && (PRERENDER_INTERVALS as readonly string[]).includes(m[1]!) ? (m[1] as PrerenderInterval) : undefined;
     return { kind: 'chart', id: b!, name: c!, interval, qualifier: interval ? m![2] : undefined };
@@ -165,7 +180,7 @@ function routeOf(segs: string[]): TimeseriesRoute | undefined {
   return undefined;
 }
 
-/** The methods a route answers (HEAD with GET). */
+/** The methods a route answers (HEAD with GET; OPTIONS, the CORS preflight, everywhere). */
 export function allowedMethods(route: TimeseriesRoute): string[] {
-  return route.kind === 'postData' ? ['POST', 'OPTIONS'] : ['GET', 'HEAD'];
+  return route.kind === 'postData' ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'OPTIONS'];
 }

@@ -9,9 +9,12 @@
  *   CRS's axis order (EPSG:4326: [lat, lon]), as 52°North transforms output geometries;
  * - `lastValue`/`firstValue` are the series' last/first non-null values, left out for a series without any;
  *   a reference value's `lastValue` is its latest change point;
- * - `status_intervals=true` adds `firstValue`, `lastValue`, `referenceValues` (the `refValues` items) and
- *   `statusIntervals`; `rendering_hints=true` adds `renderingHints`; `force_latest_values=true` adds
- *   `lastValue` to list members.
+ * - a timeseries at its own path always carries `firstValue`, `lastValue` and `referenceValues` (the
+ *   `refValues` items under 52°North's later name) beside the seed's `refValues`, as real clients read them
+ *   (DECISIONS.md "Real clients"); list and expanded members do not, as in 52°North's examples;
+ * - `status_intervals=true` adds `firstValue`, `lastValue`, `referenceValues` and `statusIntervals` (to
+ *   members too); `rendering_hints=true` adds `renderingHints`; `force_latest_values=true` adds `lastValue`
+ *   to list members.
  */
 import type { Catalogue, CollectionName, Labelled, MemberRec, ValueAt } from './catalogue.ts';
 import { fromLonLat, type Crs } from './geo/crs.ts';
@@ -92,14 +95,13 @@ function seriesView(cat: Catalogue, k: number, view: View, o: ViewOptions): Json
   const out: Json = idLabel(t, o.locale);
   if (view === 'item') out['uom'] = t.uom;
   out['station'] = stationFeature(cat, t.station, o.locale);
-  if (o.statusIntervals && t.first) out['firstValue'] = t.first;
-  if ((view === 'item' || o.statusIntervals || o.lastValue) && t.last) out['lastValue'] = t.last;
+  const values = view === 'item' || o.statusIntervals;
+  if (values && t.first) out['firstValue'] = t.first;
+  if ((values || o.lastValue) && t.last) out['lastValue'] = t.last;
   if (view !== 'list') out['parameters'] = parameters(cat, k, o.locale);
   if (view === 'item') out['refValues'] = refValueItems(cat, k, o.locale);
-  if (o.statusIntervals) {
-    out['referenceValues'] = refValueItems(cat, k, o.locale);
-    out['statusIntervals'] = statusIntervalsOf(cat, t);
-  }
+  if (values) out['referenceValues'] = refValueItems(cat, k, o.locale);
+  if (o.statusIntervals) out['statusIntervals'] = statusIntervalsOf(cat, t);
   if (o.renderingHints) {
     const hints = renderingHintsOf(cat, t);
     if (hints) out['renderingHints'] = hints;

@@ -63,6 +63,7 @@ function example(method: 'GET' | 'POST', path: string): Pick<RouteDoc, 'example'
   const item = `${TIMESERIES_PREFIX}/${a}/${id}`;
   if (segs.length === 2 && b === '{id}') return { example: jsonExample(item) };
   if (segs.length === 3 && c === 'getData') return { example: jsonExample(`${item}/getData`) };
+  if (segs.length === 3 && c === 'extras') return { example: liveExample(`GET ${item}/extras`, ENDPOINT_ONLY) };
   if (segs.length === 3 && c === '{interval}') {
     const chart = firstChart();
     if (!chart) return { example: liveExample(`GET ${item}/lastWeek`, 'This build pre-rendered no charts (none configured, or built with --no-charts).') };

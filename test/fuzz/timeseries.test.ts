@@ -266,14 +266,15 @@ describe('timeseries API: every GET route and parameter', () => {
     );
   });
 
-  test('any method: GET and HEAD answer, POST and OPTIONS only on /timeseries/getData, others 405 with Allow', { timeout: FUZZ_TEST_TIMEOUT_MS }, async () => {
+  test('any method: GET and HEAD answer, POST only on /timeseries/getData, OPTIONS everywhere, others 405 with Allow', { timeout: FUZZ_TEST_TIMEOUT_MS }, async () => {
     const request = fc.constantFrom(...routes).chain(({ paths }) => fc.constantFrom(...paths, `${TIMESERIES_PREFIX}/timeseries/getData`));
     await fc.assert(
       fc.asyncProperty(server, request, method, fc.option(fc.json({ maxDepth: 2 })), async (s, path, m, body) => {
         const a = await send(base(s), path, { method: m, ...(body === null ? {} : { body, headers: { 'Content-Type': 'application/json' } }) });
         checkAnswer(a, { secrets });
-        const allowed = path.endsWith('/timeseries/getData') ? ['POST', 'OPTIONS'] : ['GET', 'HEAD'];
+        const allowed = path.endsWith('/timeseries/getData') ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'OPTIONS'];
         if (!allowed.includes(m)) expect(a.status, a.path).toBe(405);
+        if (m === 'OPTIONS') expect(a.status, a.path).toBe(204);
       }),
       runs(60),
     );

@@ -4,6 +4,7 @@
  * everything it writes (pid, logs, temp files) under a prefix folder, and stopped by its own pid.
  */
 import { aptInstall, whyNoApt } from '../../bench/lib/debian.ts';
+import { BROTLI_MODULE_DEBIAN } from '../../build-scripts/nginx-config.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -51,6 +52,23 @@ export function ensureNginx(): NginxBinary | { skip: string } {
   if (cannot) return { skip: cannot };
   const { path, how } = aptInstall('nginx', [['nginx-light'], ['nginx']], findNginx, 240_000);
   return { path, version: versionOf(path), how };
+}
+
+/**
+ * nginx's brotli filter module (`libnginx-mod-http-brotli-filter`, Debian's, matching its nginx), installed when
+ * missing; a reason when it cannot be (not root, no apt-get, or Debian has none for this nginx: then the
+ * configuration is tested with gzip alone).
+ */
+export function ensureBrotliModule(): { path: string; how: string } | { skip: string } {
+  const find = () => (existsSync(BROTLI_MODULE_DEBIAN) ? BROTLI_MODULE_DEBIAN : undefined);
+  if (find()) return { path: BROTLI_MODULE_DEBIAN, how: 'found' };
+  const cannot = whyNoApt('the nginx brotli module', 'libnginx-mod-http-brotli-filter');
+  if (cannot) return { skip: cannot };
+  try {
+    return aptInstall('the nginx brotli module', [['libnginx-mod-http-brotli-filter']], find, 240_000);
+  } catch (e) {
+    return { skip: (e as Error).message.split('\n')[0]! };
+  }
 }
 
 /** A port free on loopback just now. */

@@ -29,7 +29,7 @@ describe('ETag and 304', () => {
     const etag = a.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+-[\w-]+"$/);
     expect(a.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(a.headers.get('vary')).toBe('Accept');
+    expect(a.headers.get('vary')).toBe(path.startsWith('/api/v1/') ? 'Accept, Accept-Language, Accept-Encoding' : 'Accept, Accept-Encoding');
     const b = await get(server().url, path);
     expect(b.headers.get('etag')).toBe(etag);
     const c = await get(server().url, path, { 'If-None-Match': `W/${etag}, "other"` });
@@ -57,6 +57,33 @@ describe('ETag and 304', () => {
     const a = await get(radar.url, '/radarnet/mirror/v3/');
     const b = await get(ts.url, '/radarnet/mirror/v3/');
     expect(a.headers.get('etag')).not.toBe(b.headers.get('etag'));
+  });
+});
+
+describe('CORS preflight: OPTIONS on any path', () => {
+  test.each([
+    ['ts', '/api/v1/stations', 'GET, HEAD, OPTIONS'],
+    ['ts', '/api/v1/timeseries/ts_koeln_rhein_water_level/getData', 'GET, HEAD, OPTIONS'],
+    ['ts', '/api/v1/timeseries/getData', 'POST, OPTIONS'],
+    ['ts', '/api/v1', 'GET, HEAD, OPTIONS'],
+    ['ts', '/api/v1/no/such/path', 'GET, HEAD, OPTIONS'],
+    ['radar', '/radarnet/mirror/v3/files?radar_code=sas', 'GET, HEAD, OPTIONS'],
+    ['radar', '/docs/', 'GET, HEAD, OPTIONS'],
+    ['radar', '/nothing-here', 'GET, HEAD, OPTIONS'],
+  ])('%s %s: 204 with %s', async (which, path, methods) => {
+    const base = which === 'ts' ? ts.url : radar.url;
+    const res = await fetch(`${base}${path}`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://client.example.org', 'Access-Control-Request-Method': methods.split(', ')[0]!, 'Access-Control-Request-Headers': 'accept-language, content-type' },
+    });
+    expect(res.status).toBe(204);
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-methods')).toBe(methods);
+    expect(res.headers.get('allow')).toBe(methods);
+    const allowed = res.headers.get('access-control-allow-headers')!.split(', ').map((h) => h.toLowerCase());
+    for (const h of ['accept', 'accept-language', 'content-type']) expect(allowed).toContain(h);
+    expect(res.headers.get('access-control-max-age')).toBe('86400');
   });
 });
 

@@ -22,7 +22,9 @@ import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../../core/timeseries/rout
 import { staticFile as tsFile } from '../../core/timeseries/static-tree.ts';
 import { decodePng } from '../helpers/png.ts';
 import { runTmp } from '../helpers/paths.ts';
-import { ensureNginx, rawRequest, startNginx, type NginxBinary, type RawAnswer, type RunningNginx } from '../helpers/nginx.ts';
+import { ensureBrotliModule, ensureNginx, rawRequest, startNginx, type NginxBinary, type RawAnswer, type RunningNginx } from '../helpers/nginx.ts';
+import { brotliDecompressSync, zstdDecompressSync } from 'node:zlib';
+import { etagInCoding } from '../../core/http/content-coding.ts';
 import { inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
 
 interface Case {
@@ -44,6 +46,7 @@ const SAME_HEADERS = [
   'access-control-expose-headers',
   'access-control-allow-methods',
   'access-control-allow-headers',
+  'access-control-max-age',
   'link',
   'allow',
   'location',
@@ -62,6 +65,9 @@ const installed: NginxBinary | { skip: string } = ensureNginx();
 const nginxBin = 'skip' in installed ? undefined : installed;
 if ('skip' in installed) console.warn(`nginx.test.ts skipped: ${installed.skip}`);
 else console.info(`nginx.test.ts: ${installed.version} at ${installed.path} (${installed.how})`);
+const brotli = nginxBin ? ensureBrotliModule() : { skip: 'no nginx' };
+const brotliModule = 'skip' in brotli ? undefined : brotli.path;
+if (nginxBin && 'skip' in brotli) console.warn(`nginx.test.ts: without the brotli module (gzip only): ${brotli.skip}`);
 
 /** nginx in front of an endpoint over one build, with the requests that reached the endpoint recorded. */
 class Pair {
@@ -85,7 +91,7 @@ class Pair {
       if (typeof id === 'string') this.reached.add(id);
     });
     const endpoint = this.endpoint.url;
-    this.nginx = await startNginx(bin, this.prefix, (listen) => nginxConfig({ site: this.site, endpoint, listen, workers: 2 }));
+    this.nginx = await startNginx(bin, this.prefix, (listen) => nginxConfig({ site: this.site, endpoint, listen, workers: 2, ...(brotliModule ? { brotliModule } : {}) }));
   }
 
   private endpointClosed = false;
@@ -277,6 +283,8 @@ function siteCases(p: Pair): Case[] {
     { name: 'site: folder without index', target: '/_astro/', fromTree: false },
     { name: 'site: the server\'s error pages are no path', target: '/.snapcat-nginx/400', fromTree: false },
     { name: 'site: POST', target: '/docs/', method: 'POST', body: 'x', fromTree: false },
+    { name: 'site: OPTIONS', target: '/docs/', method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' }, fromTree: false },
+    { name: 'site: OPTIONS on no page', target: '/nothing', method: 'OPTIONS', fromTree: false },
   ];
 }
 
@@ -296,7 +304,8 @@ function timeseriesCases(p: Pair): Case[] {
   const withoutLastDay = series.find((s) => existsSync(join(seriesDir, s, 'lastWeek.png')) && !existsSync(join(seriesDir, s, 'lastDay.png')))!;
   const tsId = withQualifier;
 
-  const jsonVariants: { name: string; suffix: string; query: string; headers?: Record<string, string>; expanded?: boolean; mapped: boolean }[] = [
+  // lang: the variant localizes labels, so collections and resources go to the endpoint (the index and data have none)
+  const jsonVariants: { name: string; suffix: string; query: string; headers?: Record<string, string>; expanded?: boolean; mapped: boolean; lang?: boolean }[] = [
     { name: 'bare', suffix: '', query: '', expanded: false, mapped: true },
     { name: 'trailing slash', suffix: '/', query: '', expanded: false, mapped: true },
     { name: '.json', suffix: '.json', query: '', expanded: false, mapped: true },
@@ -309,6 +318,11 @@ function timeseriesCases(p: Pair): Case[] {
     { name: 'browser Accept', suffix: '', query: '', headers: { Accept: BROWSER_ACCEPT }, mapped: false },
     { name: 'Accept csv: 406', suffix: '', query: '', headers: { Accept: 'text/csv' }, mapped: false },
     { name: 'live: locale', suffix: '', query: 'locale=de', mapped: false },
+    { name: 'Accept-Language English: the tree', suffix: '', query: '', headers: { 'Accept-Language': 'en-US,en;q=0.9,*;q=0.1' }, expanded: false, mapped: true },
+    { name: 'Accept-Language de: live labels', suffix: '', query: '', headers: { 'Accept-Language': 'de-DE,de;q=0.9,en;q=0.8' }, expanded: false, mapped: true, lang: true },
+    { name: 'Accept-Language de, .json', suffix: '.json', query: 'expanded=true', headers: { 'Accept-Language': 'de' }, expanded: true, mapped: true, lang: true },
+    { name: 'Accept-Language fr (no labels: the default ones, from the endpoint)', suffix: '', query: '', headers: { 'Accept-Language': 'fr-FR' }, expanded: false, mapped: true, lang: true },
+    { name: 'Accept-Language and locale: locale wins', suffix: '', query: 'locale=nl', headers: { 'Accept-Language': 'de' }, mapped: false },
     { name: 'bad: expanded', suffix: '', query: 'expanded=maybe', mapped: false },
     { name: 'bad: locale', suffix: '', query: 'locale=1234', mapped: false },
   ];
@@ -317,12 +331,13 @@ function timeseriesCases(p: Pair): Case[] {
     const collection = route.path.split('/')[1]!;
     const apiPath = `${T}${route.path.replace('{id}', () => (route.path.startsWith('/timeseries/') ? tsId : firstId(collection)))}`;
     const isItem = /^\/\w+\/\{id\}$/.test(route.path);
+    const labelled = /^\/\w+(\/\{id\})?$/.test(route.path) && route.path !== '/search';
     for (const v of jsonVariants) {
       if (route.path === '/' && v.suffix !== '') continue; // `/api/v1/.json` is no path (see below)
       if (route.path === '/search') continue;
       const file = tsFile(apiPath, isItem ? false : (v.expanded ?? false));
       const target = `${route.path === '/' ? `${T}/` : `${apiPath}${v.suffix}`}${v.query ? `?${v.query}` : ''}`;
-      cases.push({ name: `${route.path} ${v.name}`, target, ...(v.headers ? { headers: v.headers } : {}), fromTree: v.mapped && p.exists(file) });
+      cases.push({ name: `${route.path} ${v.name}`, target, ...(v.headers ? { headers: v.headers } : {}), fromTree: v.mapped && !(v.lang && labelled) && p.exists(file) });
     }
   }
   const station = firstId('stations');
@@ -381,6 +396,11 @@ function timeseriesCases(p: Pair): Case[] {
     { name: 'POST getData, too large', target: `${T}/timeseries/getData`, method: 'POST', body: JSON.stringify({ timeseries: [tsId], pad: 'x'.repeat(100_000) }), fromTree: false },
     { name: 'OPTIONS preflight', target: `${T}/timeseries/getData`, method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'POST' }, fromTree: false },
     { name: 'GET on the POST path', target: `${T}/timeseries/getData`, fromTree: false },
+    { name: 'OPTIONS on a static path', target: `${T}/stations`, method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'accept-language' }, fromTree: false },
+    { name: 'OPTIONS on a pre-rendered chart', target: `${T}/timeseries/${tsId}/lastWeek`, method: 'OPTIONS', fromTree: false },
+    { name: 'OPTIONS on the bare prefix', target: T, method: 'OPTIONS', fromTree: false },
+    { name: 'a tree file by its own name, Accept-Language de', target: `${T}/stations.expanded.json`, headers: { 'Accept-Language': 'de' }, fromTree: false },
+    { name: 'search, Accept-Language de', target: `${T}/search?q=rhein`, headers: { 'Accept-Language': 'de' }, fromTree: false },
     { name: 'PUT', target: `${T}/stations`, method: 'PUT', body: 'x', fromTree: false },
     { name: 'POST on a static path', target: `${T}/stations`, method: 'POST', body: '{}', fromTree: false },
     { name: 'radar index without its database', target: `${RADAR_PREFIX}/`, fromTree: false },
@@ -468,6 +488,56 @@ describe('nginx: downloads and the BAS prefix', () => {
     const index = JSON.parse((await rawRequest(radar.nginx.url, `${BAS_PREFIX}/`)).body.toString()) as { api_routes: { path: string }[] };
     expect(index.api_routes.length).toBe(RADAR_ROUTES.length);
     for (const r of index.api_routes) expect(r.path.startsWith(`${BAS_PREFIX}/`), r.path).toBe(true);
+  });
+});
+
+describe('nginx compresses what it serves', () => {
+  test('files of 1 KB or more in gzip (and br with the brotli module), to the file\'s bytes; small files, PNG and zstd-only clients plain', async (ctx) => {
+    if (!nginxBin) return ctx.skip();
+    const P = RADAR_PREFIX;
+    const big = await rawRequest(radar.nginx.url, `${P}/radars`, { headers: { 'X-Nginx-Test': 'gzip-file' } });
+    const file = readFileSync(join(radar.site, radarFile(`${P}/radars`, variantFor('json', false))));
+    expect(file.length).toBeGreaterThanOrEqual(1024);
+    expect(big.gzipped).toBe(true);
+    expect(big.body.equals(file)).toBe(true);
+    expect(String(big.headers['vary'])).toMatch(/Accept-Encoding/);
+    const br = await rawRequest(radar.nginx.url, `${P}/radars`, { headers: { 'Accept-Encoding': 'br' } });
+    if (brotliModule) {
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.body).equals(file)).toBe(true);
+    } else {
+      expect(br.headers['content-encoding']).toBeUndefined();
+      expect(br.body.equals(file)).toBe(true);
+    }
+    // Debian has no zstd module for nginx: a client that accepts only zstd gets the file as it is
+    const zstdOnly = await rawRequest(radar.nginx.url, `${P}/radars`, { headers: { 'Accept-Encoding': 'zstd' } });
+    expect(zstdOnly.headers['content-encoding']).toBeUndefined();
+    expect(zstdOnly.body.equals(file)).toBe(true);
+    const small = readdirSync(join(radar.site, 'radarnet/mirror/v3/radars')).find((f) => f.endsWith('.json') && readFileSync(join(radar.site, 'radarnet/mirror/v3/radars', f)).length < 1024);
+    expect(small).toBeDefined();
+    const plain = await rawRequest(radar.nginx.url, `${P}/radars/${small!.replace(/\.json$/, '.json')}`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const series = readdirSync(join(ts.site, 'api/v1/timeseries')).find((f) => !f.includes('.'))!;
+    const png = await rawRequest(ts.nginx.url, `${TIMESERIES_PREFIX}/timeseries/${series}/lastWeek`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+    if (png.status === 200) {
+      expect(png.headers['content-type']).toBe('image/png');
+      expect(png.headers['content-encoding']).toBeUndefined();
+    }
+  });
+
+  test('live answers come compressed by the endpoint, as they are (its coding, its ETag)', async (ctx) => {
+    if (!nginxBin) return ctx.skip();
+    const target = `${RADAR_PREFIX}/files?timespan=1990/2100`;
+    const plain = await rawRequest(radar.endpoint.url, target, { headers: { 'Accept-Encoding': 'identity' } });
+    for (const coding of ['zstd', 'br', 'gzip'] as const) {
+      const { answer, fromTree } = await radar.viaNginx({ name: coding, target, headers: { 'Accept-Encoding': coding } });
+      expect(fromTree).toBe(false);
+      expect(answer.headers['content-encoding']).toBe(coding);
+      const body = coding === 'zstd' ? zstdDecompressSync(answer.body) : coding === 'br' ? brotliDecompressSync(answer.body) : answer.body;
+      expect(body.equals(plain.body)).toBe(true);
+      expect(answer.headers['etag']).toBe(etagInCoding(String(plain.headers['etag']), coding));
+    }
   });
 });
 

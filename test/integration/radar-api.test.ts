@@ -275,7 +275,7 @@ describe('bad input: status and the JSON error body', () => {
   test('a method other than GET: 405 with Allow', async () => {
     const res = await fetch(`${s.url}${P}/files`, { method: 'DELETE' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(await res.json()).toMatchObject({ statusCode: 405 });
   });
 });

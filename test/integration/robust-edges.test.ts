@@ -62,7 +62,7 @@ describe('answers written outside the request handler', () => {
   test('CONNECT: 405 with Allow, the JSON error body and the security headers, then the connection is closed', async () => {
     const r = parse(await raw(s.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
     expect(r.status).toBe(405);
-    expect(r.headers.get('allow')).toBe('GET, HEAD');
+    expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expectSecured(r.headers);
     expect(JSON.parse(r.body)).toMatchObject({ statusCode: 405, reason: 'Method Not Allowed', userMessage: 'Method CONNECT is not allowed here' });
     // the endpoint still answers

@@ -17,7 +17,7 @@ type Json = Record<string, any>;
 async function json<T = Json[]>(path: string, headers: Record<string, string> = {}): Promise<T> {
   const r = await get(s.url, path, headers);
   expect(r.status, `${path}: ${r.text.slice(0, 300)}`).toBe(200);
-  expect(r.type).toBe('application/json');
+  expect(r.type).toBe('application/json; charset=UTF-8');
   expect(r.headers.get('access-control-allow-origin')).toBe('*');
   return JSON.parse(r.text) as T;
 }
@@ -65,18 +65,40 @@ describe('collections and resources', () => {
     const srv = await json<Json>(`${P}/services/srv_rivers`);
     expect(srv).toEqual({
       id: 'srv_rivers', label: 'River gauges (demo)', serviceUrl: 'https://sensors.example.org/rivers/sos', version: '2.0.0', type: 'SOS', supportsFirstLatest: true,
-      quantities: { categories: 2, phenomena: 3, stations: 52, timeseries: series.filter((t) => t['parameters']['service']['id'] === 'srv_rivers').length },
+      quantities: {
+        categories: 2,
+        features: (await json(`${P}/features?expanded=true`)).filter((f) => f['service']['id'] === '../services/srv_rivers').length,
+        offerings: (await json(`${P}/offerings?expanded=true`)).filter((o) => o['service'] === '../services/srv_rivers').length,
+        phenomena: 3,
+        procedures: (await json(`${P}/procedures?expanded=true`)).filter((p) => p['service']['id'] === '../services/srv_rivers').length,
+        stations: 52,
+        timeseries: series.filter((t) => t['parameters']['service']['id'] === 'srv_rivers').length,
+      },
     });
+    expect(Object.keys(srv['quantities'])).toEqual(['categories', 'features', 'offerings', 'phenomena', 'procedures', 'stations', 'timeseries']);
+    const weather = await json<Json>(`${P}/services/srv_weather`);
+    for (const c of ['categories', 'features', 'offerings', 'phenomena', 'procedures', 'stations', 'timeseries']) {
+      expect(srv['quantities'][c] + weather['quantities'][c], c).toBe((await json(`${P}/${c}`)).length);
+      expect(srv['quantities'][c], c).toBeGreaterThan(0);
+    }
     expect(await json<Json>(`${P}/phenomena/phe_pm10`)).toEqual({ id: 'phe_pm10', label: 'PM10', service: { id: '../services/srv_weather', label: 'Weather and air quality (demo)' } });
     expect(await json<Json>(`${P}/offerings/off_pm10_hourly`)).toEqual({ id: 'off_pm10_hourly', label: 'PM10_HOURLY', service: '../services/srv_weather' });
     const sta = await json<Json>(`${P}/stations/sta_koeln_rhein`);
     expect(sta['geometry']).toEqual({ type: 'Point', coordinates: [6.963, 50.937] });
     expect(Object.keys(sta['properties']['timeseries'])).toEqual(['ts_koeln_rhein_discharge', 'ts_koeln_rhein_water_level', 'ts_koeln_rhein_water_temperature']);
     const ts = await json<Json>(`${P}/timeseries/ts_koeln_rhein_water_level`);
-    expect(Object.keys(ts)).toEqual(['id', 'label', 'uom', 'station', 'lastValue', 'parameters', 'refValues']);
+    expect(Object.keys(ts)).toEqual(['id', 'label', 'uom', 'station', 'firstValue', 'lastValue', 'parameters', 'refValues', 'referenceValues']);
     expect(ts['refValues'].map((r: Json) => r['referenceValueId'])).toEqual(['ref_koeln_rhein_ms1', 'ref_koeln_rhein_ms2', 'ref_koeln_rhein_ms3']);
+    expect(ts['referenceValues']).toEqual(ts['refValues']);
+    expect(ts['referenceValues'].every((r: Json) => Object.keys(r).join() === 'referenceValueId,label,lastValue' && typeof r['lastValue']['value'] === 'number')).toBe(true);
     expect(Object.keys(ts['parameters'])).toEqual(['service', 'offering', 'feature', 'procedure', 'phenomenon', 'category']);
-    expect((await json<Json>(`${P}/timeseries/ts_brocken_relative_humidity`))['lastValue']).toBeUndefined();
+    // first and last value are the series' first and last non-null observation (the data of the whole snapshot)
+    const all = (await json<Json>(`${P}/timeseries/ts_koeln_rhein_water_level/getData?timespan=2023-12-01TZ/2024-02-01TZ`))['values'].filter((v: Json) => v['value'] !== null);
+    expect([ts['firstValue'], ts['lastValue']]).toEqual([all[0], all.at(-1)]);
+    const none = await json<Json>(`${P}/timeseries/ts_brocken_relative_humidity`);
+    expect([none['firstValue'], none['lastValue'], none['referenceValues']]).toEqual([undefined, undefined, []]);
+    // members of a collection stay as 52°North's examples show them
+    expect(Object.keys((await json(`${P}/timeseries?expanded=true&station=sta_koeln_rhein`))[0]!)).toEqual(['id', 'label', 'station', 'parameters']);
   });
 
   test('status_intervals, rendering_hints and force_latest_values on timeseries metadata', async () => {
@@ -97,6 +119,25 @@ describe('collections and resources', () => {
     expect((await json(`${P}/timeseries?station=sta_koeln_rhein`)).every((t) => t['lastValue'] === undefined)).toBe(true);
     const list = await json(`${P}/timeseries?status_intervals=true&phenomenon=phe_pm10`);
     expect(list.every((t) => Array.isArray(t['statusIntervals']) && t['statusIntervals'].length === 4)).toBe(true);
+  });
+});
+
+describe('/timeseries/{id}/extras (52°North v1.10.8)', () => {
+  test('license, status intervals and rendering hints, as the metadata has them; fields selects', async () => {
+    const id = 'ts_koeln_rhein_water_level';
+    const meta = await json<Json>(`${P}/timeseries/${id}?status_intervals=true&rendering_hints=true`);
+    const extras = await json<Json>(`${P}/timeseries/${id}/extras`);
+    expect(Object.keys(extras)).toEqual(['license', 'statusIntervals', 'renderingHints']);
+    expect(extras['license']).toBe('Generated demo data, free to use for any purpose (CC0 1.0).');
+    expect(extras['statusIntervals']).toEqual(meta['statusIntervals']);
+    expect(extras['renderingHints']).toEqual(meta['renderingHints']);
+    expect(await json<Json>(`${P}/timeseries/${id}/extras?fields=license`)).toEqual({ license: extras['license'] });
+    expect(await json<Json>(`${P}/timeseries/${id}/extras/?fields=renderingHints,STATUSINTERVALS`)).toEqual({ statusIntervals: extras['statusIntervals'], renderingHints: extras['renderingHints'] });
+    expect(await json<Json>(`${P}/timeseries/${id}/extras.json?fields=statusIntervals`)).toEqual({ statusIntervals: extras['statusIntervals'] });
+    // no status interval configured for air temperature: left out (a hint by phenomenon there is)
+    const air = await json<Json>(`${P}/timeseries/ts_koeln_air_temperature?rendering_hints=true`);
+    expect(await json<Json>(`${P}/timeseries/ts_koeln_air_temperature/extras`)).toEqual({ license: extras['license'], renderingHints: air['renderingHints'] });
+    expect(await json<Json>(`${P}/timeseries/ts_koeln_air_temperature/extras?fields=statusIntervals`)).toEqual({});
   });
 });
 
@@ -188,6 +229,34 @@ describe('locales', () => {
     expect((await json(`${P}/services?locale=nl`)).map((x) => x['label'])).toEqual(['Rivierpeilen (demo)', 'Weer en luchtkwaliteit (demo)']);
     const ts = await json<Json>(`${P}/timeseries/ts_koeln_rhein_water_level?locale=de`);
     expect([ts['label'], ts['station']['properties']['label'], ts['refValues'][0]['label']]).toEqual(['Wasserstand@Köln (Rhein)', 'Köln (Rhein)', 'Meldestufe 1']);
+  });
+
+  test('Accept-Language selects the locale when locale is absent (quality values; English or unknown: the default labels)', async () => {
+    const text = async (path: string, language?: string) => {
+      const r = await get(s.url, path, language === undefined ? {} : { 'accept-language': language });
+      expect(r.status, `${path} ${language}`).toBe(200);
+      expect(r.headers.get('vary')).toBe('Accept, Accept-Language');
+      return r.text;
+    };
+    for (const path of [`${P}/phenomena`, `${P}/stations?expanded=true`, `${P}/timeseries/ts_koeln_rhein_water_level`, `${P}/timeseries.json`, `${P}/search?q=rhein`]) {
+      const sep = path.includes('?') ? '&' : '?';
+      const [plain, de, nl] = await Promise.all([text(path), text(`${path}${sep}locale=de`), text(`${path}${sep}locale=nl`)]);
+      expect(de).not.toBe(plain);
+      for (const h of ['de', 'de-DE', 'DE-de, en;q=0.5', 'fr, de;q=0.8, en;q=0.7', 'en;q=0.2, de;q=0.9', 'de-LU', 'zh-Hant-TW, de-CH;q=0.1']) expect(await text(path, h), `${path} ${h}`).toBe(de);
+      expect(await text(path, 'nl-NL,nl;q=0.9')).toBe(nl);
+      for (const h of ['en', 'en-US,en;q=0.9,de;q=0.8', 'fr', '*', 'de;q=0', 'x-klingon, 12', ';;,', 'de;q=abc']) expect(await text(path, h), `${path} ${h}`).toBe(plain);
+      expect(await text(`${path}${sep}locale=nl`, 'de')).toBe(nl);
+    }
+    // the index (the API's own texts) and data have no labels: the header changes nothing
+    expect(await text(`${P}/`, 'de')).toBe(await text(`${P}/`));
+    expect(await text(`${P}/timeseries/ts_koeln_pm10/getData`, 'de')).toBe(await text(`${P}/timeseries/ts_koeln_pm10/getData`));
+    // a tree file by its own name stays that file
+    expect(await text(`${P}/stations.expanded.json`, 'de')).toBe(await text(`${P}/stations?expanded=true`));
+    // the ETag differs by language, so a cache never serves one language's answer for another
+    const [a, b] = await Promise.all([get(s.url, `${P}/phenomena`), get(s.url, `${P}/phenomena`, { 'accept-language': 'de' })]);
+    expect(a.headers.get('etag')).not.toBe(b.headers.get('etag'));
+    expect((await get(s.url, `${P}/phenomena`, { 'accept-language': 'nl', 'if-none-match': b.headers.get('etag')! })).status).toBe(200);
+    expect((await get(s.url, `${P}/phenomena`, { 'accept-language': 'de', 'if-none-match': b.headers.get('etag')! })).status).toBe(304);
   });
 });
 
@@ -304,12 +373,16 @@ describe('bad input: status and the JSON error body', () => {
     [`${P}/timeseries/ts_koeln_pm10/lastMonth`, 404, undefined],
     [`${P}/timeseries/ts_nope/lastDay.png`, 404, undefined],
     [`${P}/stations/sta_koeln/timeseries`, 404, undefined],
+    [`${P}/timeseries/ts_koeln_pm10/extras?fields=licence`, 400, 'fields'],
+    [`${P}/timeseries/ts_koeln_pm10/extras?fields=,`, 400, 'fields'],
+    [`${P}/timeseries/ts_nope/extras`, 404, undefined],
+    [`${P}/timeseries/ts_koeln_pm10/extras.png`, 406, undefined],
     [`${P}/stations.png`, 406, undefined],
     [`${P}/timeseries/ts_koeln_pm10/lastWeek.pdf`, 406, undefined],
   ])('%s gives %i', async (path, status, param) => {
     const r = await get(s.url, path);
     expect(r.status).toBe(status);
-    expect(r.type).toBe('application/json');
+    expect(r.type).toBe('application/json; charset=UTF-8');
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     const body = JSON.parse(r.text) as Json;
     expect(body['statusCode']).toBe(status);
@@ -336,7 +409,7 @@ describe('bad input: status and the JSON error body', () => {
     }
     const res = await fetch(`${s.url}${P}/stations`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(await res.json()).toMatchObject({ statusCode: 405 });
   });
 
@@ -344,7 +417,7 @@ describe('bad input: status and the JSON error body', () => {
     for (const path of [`${P}/stations`, `${P}/stations?locale=de`, `${P}/timeseries/ts_koeln_pm10/getData?timespan=P1D/2024-01-09TZ`]) {
       const res = await fetch(`${s.url}${path}`, { method: 'HEAD' });
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
       expect(Number(res.headers.get('content-length'))).toBeGreaterThan(0);
       expect((await res.arrayBuffer()).byteLength).toBe(0);
     }

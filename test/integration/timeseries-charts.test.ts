@@ -85,8 +85,9 @@ describe('PNG on demand', () => {
   });
 
   test('Accept: image/png selects the chart; base64=true gives the same image base64-encoded', async () => {
-    const a = await get(s.url, `${P}/timeseries/${LEVEL}/getData?width=300&height=200`, { Accept: 'image/png' });
+    const a = await get(s.url, `${P}/timeseries/${LEVEL}/getData?width=300&height=200&timespan=2024-01-02TZ/P1D`, { Accept: 'image/png' });
     expect(a.status).toBe(200);
+    expect(a.headers.get('content-disposition')).toBe(`attachment; filename="${LEVEL}_20240102T000000Z_20240103T000000Z.png"`);
     expect(isPng(a.body)).toBe(true);
     const b = await get(s.url, `${P}/timeseries/${LEVEL}/getData.png?width=300&height=200&base64=true`);
     expect(b.status).toBe(200);
@@ -125,6 +126,7 @@ describe('PDF report', () => {
     const res = await post({ timespan, language: 'de', styleOptions: { [LEVEL]: { chartType: 'line', properties: { color: '#0000ff' } }, [RAIN]: { chartType: 'bar', properties: { interval: 'byHour' } } } }, 'application/pdf');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${LEVEL}_${RAIN}_20240104T000000Z_20240104T235959Z.pdf"`);
     const pdf = await readPdf(Buffer.from(await res.arrayBuffer()));
     // 144 ten-minute values per series fit on one page each
     expect(pdf.pages).toBe(3);
@@ -149,6 +151,7 @@ describe('PDF report', () => {
   test('GET getData.pdf with locale en_US prints on US Letter', async () => {
     const r = await get(s.url, `${P}/timeseries/${LEVEL}/getData.pdf?locale=en_US&timespan=PT12H/2024-01-05TZ`);
     expect(r.status).toBe(200);
+    expect(r.headers.get('content-disposition')).toBe(`attachment; filename="${LEVEL}_20240104T120000Z_20240105T000000Z.pdf"`);
     const pdf = await readPdf(r.body);
     expect([Math.round(pdf.size.width), Math.round(pdf.size.height)]).toEqual([612, 792]);
     expect(pdf.text[0]).toContain('Time (UTC)');
@@ -159,7 +162,7 @@ describe('bad input: status and the JSON error body', () => {
   async function error(path: string, status: number, init?: RequestInit) {
     const res = await fetch(`${s.url}${path}`, init);
     expect(res.status).toBe(status);
-    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
     return (await res.json()) as { statusCode: number; userMessage: string; hints?: string[] };
   }
 
@@ -182,6 +185,7 @@ describe('bad input: status and the JSON error body', () => {
     const series = JSON.parse((await get(s.url, `${P}/timeseries`)).text) as { id: string }[];
     const unconfigured = series.map((x) => x.id).find((id) => /pm10/.test(id) && !/muenchen/.test(id))!;
     expect((await error(`${P}/timeseries/${unconfigured}/lastWeek`, 404)).userMessage).toBe(`No pre-rendered chart found for timeseries '${unconfigured}'`);
+    expect((await fetch(`${s.url}${P}/timeseries/${unconfigured}/lastWeek`)).headers.get('content-disposition')).toBeNull();
   });
 
   test('POST render requests: bad JSON, no series, a bad style, an unknown id', async () => {
@@ -276,6 +280,8 @@ describe('pre-rendered charts', () => {
     for (const name of ['lastDay', 'lastWeek.png', 'lastMonth', 'lastWeek_with_legend']) {
       const img = await png(`${P}/timeseries/${LEVEL}/${name}`);
       expect([img.width, img.height]).toEqual([800, 500]);
+      const head = await fetch(`${s.url}${P}/timeseries/${LEVEL}/${name}`, { method: 'HEAD' });
+      expect(head.headers.get('content-disposition')).toBe(`attachment; filename="${LEVEL}_${name.replace('.png', '')}.png"`);
       expect(pixelsOf(img, '#1e90ff', 8).length).toBeGreaterThan(500);
     }
     const r = await get(s.url, `${P}/timeseries/${LEVEL}/lastWeek.pdf`);

@@ -39,7 +39,7 @@ async function observations(id: string, start: number, end: number): Promise<Val
 async function json<T = Json>(path: string): Promise<T> {
   const r = await get(s.url, path);
   expect(r.status, `${path}: ${r.text.slice(0, 300)}`).toBe(200);
-  expect(r.type).toBe('application/json');
+  expect(r.type).toBe('application/json; charset=UTF-8');
   return JSON.parse(r.text) as T;
 }
 
@@ -207,6 +207,7 @@ describe('POST getData', () => {
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(/\bContent-Type\b/);
     const put = await fetch(`${s.url}${P}/timeseries/getData`, { method: 'PUT', body: '{}' });
     expect([put.status, put.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
   });

@@ -45,9 +45,10 @@ describe('filters', () => {
     expect(ids('stations', selectMembers(cat, 'stations', { station: 'sta_zug' }, geo))).toEqual([]);
   });
 
-  test('service quantities count the tables', () => {
-    expect(cat.services[0]!.quantities).toEqual({ categories: 1, phenomena: 1, stations: 2, timeseries: 2 });
-    expect(cat.services[1]!.quantities).toEqual({ categories: 1, phenomena: 1, stations: 2, timeseries: 3 });
+  test('service quantities count every collection, keys in alphabetical order (52°North)', () => {
+    expect(cat.services[0]!.quantities).toEqual({ categories: 1, features: 2, offerings: 1, phenomena: 1, procedures: 1, stations: 2, timeseries: 2 });
+    expect(cat.services[1]!.quantities).toEqual({ categories: 1, features: 1, offerings: 1, phenomena: 1, procedures: 1, stations: 2, timeseries: 3 });
+    expect(Object.keys(cat.services[0]!.quantities)).toEqual(['categories', 'features', 'offerings', 'phenomena', 'procedures', 'stations', 'timeseries']);
   });
 });
 
@@ -126,7 +127,7 @@ describe('views', () => {
   test('services, collections with a service, offerings', () => {
     expect(memberView(cat, 'services', 0, 'item', o)).toEqual({
       id: 'srv_a', label: 'Alpha service', serviceUrl: 'https://a.example.org/sos', version: '2.0.0', type: 'SOS', supportsFirstLatest: true,
-      quantities: { categories: 1, phenomena: 1, stations: 2, timeseries: 2 },
+      quantities: { categories: 1, features: 2, offerings: 1, phenomena: 1, procedures: 1, stations: 2, timeseries: 2 },
     });
     expect(memberView(cat, 'categories', 0, 'item', o)).toEqual({ id: 'cat_air', label: 'Air', service: { id: '../services/srv_b', label: 'Beta service' } });
     expect(memberView(cat, 'offerings', 0, 'item', o)).toEqual({ id: 'off_level', label: 'LEVEL_RAW', service: '../services/srv_a' });
@@ -137,10 +138,13 @@ describe('views', () => {
     expect(Object.keys(memberView(cat, 'timeseries', 0, 'list', o))).toEqual(['id', 'label', 'station']);
     expect(Object.keys(memberView(cat, 'timeseries', 0, 'expanded', o))).toEqual(['id', 'label', 'station', 'parameters']);
     const item = memberView(cat, 'timeseries', 0, 'item', o);
-    expect(Object.keys(item)).toEqual(['id', 'label', 'uom', 'station', 'lastValue', 'parameters', 'refValues']);
+    expect(Object.keys(item)).toEqual(['id', 'label', 'uom', 'station', 'firstValue', 'lastValue', 'parameters', 'refValues', 'referenceValues']);
+    expect(item['firstValue']).toEqual({ timestamp: 1000, value: 4 });
+    expect(item['referenceValues']).toEqual(item['refValues']);
     expect(item['lastValue']).toEqual({ timestamp: 9000, value: 6 });
     expect(item['refValues']).toEqual([{ referenceValueId: 'ref_aerzen_ms1', label: 'Warning level 1', lastValue: { timestamp: 5000, value: 7 } }]);
-    expect(memberView(cat, 'timeseries', 3, 'item', o)['lastValue']).toBeUndefined();
+    const empty = memberView(cat, 'timeseries', 3, 'item', o);
+    expect([empty['firstValue'], empty['lastValue'], empty['referenceValues']]).toEqual([undefined, undefined, []]);
     expect(memberView(cat, 'timeseries', 0, 'list', { locale: undefined, lastValue: true })['lastValue']).toEqual({ timestamp: 9000, value: 6 });
   });
 

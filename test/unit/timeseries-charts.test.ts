@@ -14,7 +14,7 @@ import { parseTimeseriesConfig, TIMESERIES_CONFIG_FILES, type TimeseriesConfig }
 import { makeCatalogue, type Catalogue, type CatalogueRows } from '../../core/timeseries/catalogue.ts';
 import { chartLanguage, MAX_SIZE, MIN_SIZE, readChartQuery, readRenderRequest, type ChartRequest } from '../../core/timeseries/chart-request.ts';
 import { defaultStyle, seriesName, stepsInSpan } from '../../core/timeseries/chart-document.ts';
-import { noPrerenderedChart, prerenderedFile } from '../../core/timeseries/charts.ts';
+import { attachment, chartFileName, noPrerenderedChart, prerenderedFile, prerenderedFileName } from '../../core/timeseries/charts.ts';
 import { MAX_POST_SERIES } from '../../core/timeseries/data-request.ts';
 import { DEFAULT_DP_TOLERANCE, DEFAULT_LTTB_THRESHOLD } from '../../core/timeseries/generalize.ts';
 import { labelIn } from '../../core/timeseries/locale.ts';
@@ -561,6 +561,17 @@ describe('pre-rendered chart files', () => {
     expect(prerenderedFile(KOELN, 'lastWeek', 'with_legend')).toBe(`api/v1/timeseries/${KOELN}/lastWeek_with_legend.png`);
     expect(prerenderedFile(KOELN, 'lastDay', '')).toBe(`api/v1/timeseries/${KOELN}/lastDay.png`);
     expect(prerenderedFile('ts a/b', 'lastMonth')).toBe('api/v1/timeseries/ts%20a%2Fb/lastMonth.png');
+  });
+
+  test('download names: ASCII only, from the series ids and the timespan or chart name', () => {
+    const span = { start: Date.UTC(2024, 0, 1, 6), end: Date.UTC(2024, 0, 8, 23, 59, 59, 999) };
+    expect(chartFileName([KOELN], span, 'png')).toBe(`${KOELN}_20240101T060000Z_20240108T235959Z.png`);
+    expect(chartFileName(['ts_a', 'ts_b'], span, 'pdf')).toBe('ts_a_ts_b_20240101T060000Z_20240108T235959Z.pdf');
+    expect(chartFileName(['ts_a', 'ts_b', 'ts_c', 'ts_d', 'ts_e'], span, 'pdf')).toBe('ts_a_ts_b_ts_c_and_2_more_20240101T060000Z_20240108T235959Z.pdf');
+    expect(chartFileName(['ts_"ä"/x;y'], span, 'png')).toBe('ts__x_y_20240101T060000Z_20240108T235959Z.png');
+    expect(prerenderedFileName(KOELN, 'lastWeek')).toBe(`${KOELN}_lastWeek.png`);
+    expect(prerenderedFileName(KOELN, 'lastWeek', 'with_legend')).toBe(`${KOELN}_lastWeek_with_legend.png`);
+    expect(attachment('a.png')).toBe('attachment; filename="a.png"');
   });
 
   test('noPrerenderedChart: 404 with the spec message and a hint to render on demand', () => {

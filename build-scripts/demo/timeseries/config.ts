@@ -123,6 +123,7 @@ export function configFiles(n: Network, fromMs: number, days: number): Record<st
       requestIntervalRestriction: 'P1Y1D',
       timeformat: 'YYYY-MM-DD, HH:mm',
       generalizer: { defaultGeneralizer: 'lttb', noDataGapThreshold: 5 },
+      license: 'Generated demo data, free to use for any purpose (CC0 1.0).',
     },
     [F.statusIntervals]: statusIntervals(n, fromMs, days),
     [F.renderingHints]: renderingHints(n),
