@@ -108,6 +108,31 @@ describe('supervised: npm run serve without --workers', () => {
   }, 60_000);
 });
 
+describe('supervised: npm start', () => {
+  test('serves its build under the same supervisor: a worker killed outright is replaced and the port answers again within 2 s', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, ...ENDPOINT_NODE_ENV };
+    delete env['SNAPCAT_TIMESERIES_PROFILE'];
+    // the test build is already a build of the snapshot in the default profile: npm start serves it as it is
+    const start = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'build-scripts/start.ts', '--snapshot', inject('tsSnapshot'), '--out', inject('tsBuild'), '--port', String(port)], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const log = stderrOf(start);
+    try {
+      await until('npm start serving', () => log().includes('snapcat serving'), 60_000);
+      expect(log()).toContain('is already a build of');
+      const url = `http://127.0.0.1:${port}/api/v1/stations?locale=de`;
+      expect((await (await fetch(url)).arrayBuffer()).byteLength).toBeGreaterThan(0);
+      const [worker] = await until('one worker', () => workersOf(start.pid!).length === 1 && workersOf(start.pid!));
+      process.kill(worker!, 'SIGKILL');
+      const killedAt = performance.now();
+      await until('the port answering again', async () => (await fetch(url, { signal: AbortSignal.timeout(300) }).then((r) => r.status, () => 0)) === 200, 10_000, 20);
+      expect(performance.now() - killedAt).toBeLessThan(2000);
+      expect(workersOf(start.pid!)).not.toContain(worker);
+    } finally {
+      await stop(start);
+    }
+  }, 120_000);
+});
+
 test('a build whose database is corrupt: one line naming it, exit code 1, no stack trace and no restarts', async () => {
   const dir = mkdtempSync(join(TEST_TMP, 'corrupt-'));
   try {
