@@ -18,7 +18,7 @@ import { PRERENDER_INTERVALS } from '../core/snapshot/timeseries-config.ts';
 import { RendererBusy, RenderTimeout, type ChartRenderer } from '../lib/chart-renderer.ts';
 import type { Admitted } from '../lib/admission.ts';
 import { chartCost } from '../core/timeseries/chart-points.ts';
-import { fileSeriesSource } from '../lib/series-file.ts';
+import { fileSeriesSource, spanCountAtMost } from '../lib/series-file.ts';
 import { API_HEADERS, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
@@ -45,11 +45,13 @@ function renderError(e: unknown): HttpError {
 }
 
 /**
- * A chart is let in by its cost (known from its series, size and kind) before any of its data is read; what does
- * not fit waits its turn or is 503 with Retry-After (lib/chart-renderer.ts). Its time limit runs from then.
+ * A chart is let in by its cost (known from its series, their points in the span by the index, size and kind)
+ * before any of its data is read; what does not fit waits its turn or is 503 with Retry-After
+ * (lib/chart-renderer.ts). Its time limit runs from then.
  */
 async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, request: ChartRequest): Promise<void> {
-  const cost = chartCost({ kind: request.kind, series: request.series.length, width: request.width, height: request.height, legend: request.legend });
+  const pointsAtMost = request.series.map(({ k }) => spanCountAtMost(ts.series, ts.catalogue.timeseries[k]!, request.span));
+  const cost = chartCost({ kind: request.kind, series: request.series.length, width: request.width, height: request.height, legend: request.legend, pointsAtMost });
   let admitted: Admitted;
   try {
     admitted = await renderer.admit(cost);

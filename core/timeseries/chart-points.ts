@@ -109,18 +109,28 @@ export interface ChartShape {
   width: number;
   height: number;
   legend: boolean;
+  /** At most how many points each series has in the timespan, when known (else as many as its width allows). */
+  pointsAtMost?: readonly number[];
+}
+
+/** At most how many points of all the series are drawn: each as many as it has, and no more than its columns take. */
+export function drawnPointsAtMost(c: ChartShape): number {
+  const perSeries = c.width * MAX_POINTS_PER_COLUMN;
+  if (c.pointsAtMost === undefined) return c.series * perSeries;
+  return c.pointsAtMost.reduce((sum, n) => sum + Math.min(n, perSeries), 0);
 }
 
 /**
  * The bytes a chart holds in the endpoint at its peak, estimated from its shape before anything is read: the
- * points drawn (at most MAX_POINTS_PER_COLUMN per column and series), about 60 bytes each in the SVG path, the
+ * points drawn (as many as a series has in the timespan, by the series file's index in memory, and at most
+ * MAX_POINTS_PER_COLUMN per column and series), about 60 bytes each in the SVG path, the
  * page and the message to the browser; a PNG's pixels (the screenshot comes back base64-encoded: about 2 bytes a
  * pixel at worst for a chart); a report's value rows (about 400 bytes each in HTML, message and PDF). A series'
  * raw points are read and cut one series at a time, so they add one series' worth (a year of 10-minute values,
  * 1 MB), counted in the fixed part.
  */
 export function chartCost(c: ChartShape): number {
-  const drawn = c.series * c.width * MAX_POINTS_PER_COLUMN * 60;
+  const drawn = drawnPointsAtMost(c) * 60;
   const legend = c.legend ? c.series * 2000 : 0;
   const pixels = c.kind === 'png' ? c.width * c.height * 2 : 0;
   const rows = c.kind === 'pdf' ? Math.min(REPORT_MAX_VALUES, c.series * reportValuesPerSeries(c.series)) * 400 : 0;

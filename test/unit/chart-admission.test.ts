@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { barBuckets } from '../../core/charts/bars.ts';
 import { renderReportHtml } from '../../core/charts/report.ts';
-import { bucketPoints, chartCost, columnPoints, MAX_POINTS_PER_COLUMN, REPORT_MAX_VALUES, reportValuesPerSeries } from '../../core/timeseries/chart-points.ts';
+import { bucketPoints, chartCost, columnPoints, drawnPointsAtMost, MAX_POINTS_PER_COLUMN, REPORT_MAX_VALUES, reportValuesPerSeries } from '../../core/timeseries/chart-points.ts';
 import { AdmissionGate, AdmissionRefused } from '../../lib/admission.ts';
 
 function series(n: number, value: (i: number) => number, step = 600_000, t0 = 0) {
@@ -118,6 +118,14 @@ test('a chart\'s cost grows with its series, size and kind, and does not depend 
   expect(chartCost({ ...base, width: 4000, height: 4000 })).toBeGreaterThan(chartCost(base));
   expect(chartCost({ ...base, legend: true, series: 100 })).toBeGreaterThan(chartCost({ ...base, series: 100 }));
   expect(chartCost({ ...base, kind: 'pdf', series: 100 })).toBeGreaterThan(chartCost({ ...base, series: 100 }) - 800 * 500 * 2);
+});
+
+test('points known from the index lower the cost, and never count more than the columns take', () => {
+  const base = { kind: 'png' as const, series: 3, width: 800, height: 500, legend: false };
+  expect(drawnPointsAtMost(base)).toBe(3 * 800 * MAX_POINTS_PER_COLUMN);
+  expect(drawnPointsAtMost({ ...base, pointsAtMost: [10, 0, 1e6] })).toBe(10 + 0 + 800 * MAX_POINTS_PER_COLUMN);
+  expect(chartCost({ ...base, pointsAtMost: [10, 0, 20] })).toBeLessThan(chartCost(base));
+  expect(chartCost({ ...base, pointsAtMost: [1e9, 1e9, 1e9] })).toBe(chartCost(base));
 });
 
 describe('AdmissionGate', () => {
