@@ -4,6 +4,7 @@ import { barBuckets } from '../../core/charts/bars.ts';
 import { renderReportHtml } from '../../core/charts/report.ts';
 import { bucketPoints, chartCost, columnPoints, drawnPointsAtMost, MAX_POINTS_PER_COLUMN, REPORT_MAX_VALUES, reportValuesPerSeries } from '../../core/timeseries/chart-points.ts';
 import { AdmissionGate, AdmissionRefused } from '../../lib/admission.ts';
+import { leavesLargeRemains } from '../../lib/chart-renderer.ts';
 
 function series(n: number, value: (i: number) => number, step = 600_000, t0 = 0) {
   return { t: Float64Array.from({ length: n }, (_, i) => t0 + i * step), v: Float64Array.from({ length: n }, (_, i) => value(i)) };
@@ -177,4 +178,13 @@ describe('AdmissionGate', () => {
     a.release();
     expect(g.inUse).toBe(0);
   });
+});
+
+test('every report and every large image is drawn on a page closed afterwards; small images reuse pooled pages', () => {
+  const png = (width: number, height: number, chars = 10_000) => ({ kind: 'png' as const, html: 'x'.repeat(chars), width, height });
+  expect(leavesLargeRemains({ kind: 'pdf', html: '<p>', paper: 'A4' })).toBe(true);
+  expect(leavesLargeRemains(png(800, 500))).toBe(false);
+  expect(leavesLargeRemains(png(2000, 2000))).toBe(false);
+  expect(leavesLargeRemains(png(4000, 4000))).toBe(true);
+  expect(leavesLargeRemains(png(800, 500, 1_000_001))).toBe(true);
 });
