@@ -11,7 +11,7 @@ import { attachment, csvText, downloadName, DOWNLOAD_KEYS, readDownload, safeNam
 import { MAX_POST_BYTES, POST_EXAMPLE, readGetData, readPostData, withBodyOptions } from '../core/timeseries/data-request.ts';
 import { fileSeriesSource } from '../lib/series-file.ts';
 import { zipArchive } from '../lib/zip.ts';
-import { API_HEADERS } from './respond.ts';
+import { sendBytes } from './respond.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
 
 async function sendDownload(req: IncomingMessage, res: ServerResponse, ts: Timeseries, request: DataRequest, download: Download, withId: boolean): Promise<void> {
@@ -28,8 +28,8 @@ async function sendDownload(req: IncomingMessage, res: ServerResponse, ts: Times
     body = Buffer.from(csvText(series, { dialect: download.dialect, bom: download.bom, withId }), 'utf8');
     type = `${CSV_TYPE}; charset=utf-8`;
   }
-  res.writeHead(200, { ...API_HEADERS, 'Content-Type': type, 'Content-Length': body.length, 'Content-Disposition': attachment(downloadName(ids.length ? ids : ['timeseries'], request.span, download.kind)) });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  // sendBytes: HEAD gets the length of what GET sends, compressed or not (compression.ts)
+  sendBytes(req, res, type, body, 200, { 'Content-Disposition': attachment(downloadName(ids.length ? ids : ['timeseries'], request.span, download.kind)) });
 }
 
 /** `GET /timeseries/{id}/getData` as CSV or ZIP; `k` is the series' position. */

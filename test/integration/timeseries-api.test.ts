@@ -235,7 +235,7 @@ describe('locales', () => {
     const text = async (path: string, language?: string) => {
       const r = await get(s.url, path, language === undefined ? {} : { 'accept-language': language });
       expect(r.status, `${path} ${language}`).toBe(200);
-      expect(r.headers.get('vary')).toBe('Accept, Accept-Language');
+      expect(r.headers.get('vary')).toBe('Accept, Accept-Language, Accept-Encoding');
       return r.text;
     };
     for (const path of [`${P}/phenomena`, `${P}/stations?expanded=true`, `${P}/timeseries/ts_koeln_rhein_water_level`, `${P}/timeseries.json`, `${P}/search?q=rhein`]) {
