@@ -13,7 +13,7 @@ import { openDuckDB } from '../lib/duckdb.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
 import { plainWrite, readFiles } from './plain-write.ts';
-import { median, percentile, rssOf } from './stats.ts';
+import { endpointRss, median, percentile } from './stats.ts';
 
 export const WORK = join(import.meta.dirname, '.work');
 const ROOT = join(import.meta.dirname, '..');
@@ -168,11 +168,11 @@ export async function benchQueries(snapshot: string, from: string, days: number,
       yearTimes.push((await timed(`${base}/files?timespan=${y}/${y + 1}`)).ms);
     }
     // Stream every file record, sampling the endpoint's resident memory meanwhile.
-    let peak = rssOf(child.pid!).rssMb;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!).rssMb)), 50);
+    let peak = endpointRss(child.pid!).rssMb;
+    const sampler = setInterval(() => (peak = Math.max(peak, endpointRss(child.pid!).rssMb)), 50);
     const all = await timed(`${base}/files`);
     clearInterval(sampler);
-    peak = Math.max(peak, rssOf(child.pid!).peakMb);
+    peak = Math.max(peak, endpointRss(child.pid!).peakMb);
     return {
       files: all.records,
       oneDayMedianMs: median(dayTimes),

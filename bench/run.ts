@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,soak] [--minutes 10] [--ram-disk]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,overload,soak] [--minutes 10] [--ram-disk]
  *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full)
  * npm run soak (the 10-minute soak alone)
  *
@@ -18,6 +18,7 @@ import { runAlgorithmBenchmarks } from './timeseries-algorithms.ts';
 import { runTimeseriesApiBenchmarks } from './timeseries-api.ts';
 import { runChartBenchmarks } from './charts.ts';
 import { runSoak } from './soak.ts';
+import { runOverloadBench } from './overload.ts';
 import { runSiteBenchmarks } from './site.ts';
 import { runStaticVsNginx } from './static-vs-nginx.ts';
 import { indexSummary, runPostgresBench, SNAPCAT_WORKERS } from './postgres.ts';
@@ -179,6 +180,17 @@ if (want('compression')) {
   row(`one-day \`/files?timespan=\` (a different day of 2023 each request), ${o.wrk}, ${o.connections} connections, ${o.seconds} s, best of two each: uncompressed`, `${plain.rps.toFixed(0)} req/s (${plain.mbps.toFixed(0)} MB/s); endpoint CPU ${plain.cpuMsPerRequest.toFixed(2)} ms per request`, '');
   for (const r of o.runs.filter((x) => x.coding !== 'identity')) {
     row(`the same with \`-H 'Accept-Encoding: ${r.coding}'\``, `${r.rps.toFixed(0)} req/s (${r.mbps.toFixed(1)} MB/s): **${(r.rps / plain.rps).toFixed(2)}×** the uncompressed throughput; endpoint CPU ${r.cpuMsPerRequest.toFixed(2)} ms per request (+${(r.cpuMsPerRequest - plain.cpuMsPerRequest).toFixed(2)})`, r.coding === 'gzip' ? '≥ 0.8×' : '');
+  }
+}
+if (want('overload')) {
+  const o = await runOverloadBench((l) => console.error(l));
+  row('endpoint', '`npm run serve` (one endpoint process under its supervisor, ENDPOINT_NODE_FLAGS), 30-day timeseries demo; each mix sent at once; memory sampled every 50 ms', '');
+  for (const m of o.mixes) {
+    row(
+      `crash mix of issue 18: ${m.name}`,
+      `${m.ok} × 200, ${m.refused} × 503 with Retry-After, **${m.bad} other**; all answered in ${m.seconds.toFixed(1)} s (longest ${(m.longestMs / 1000).toFixed(1)} s); endpoint ${m.survived ? '**answered on**' : '**died or was replaced**'}; peak RSS: endpoint processes **${m.endpointPeakMb.toFixed(0)} MB**, their browser ${m.browserPeakMb.toFixed(0)} MB`,
+      'no other answer, the same process answers on',
+    );
   }
 }
 if (want('postgres')) {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startEndpointProcess } from './radar.ts';
-import { median, rssOf } from './stats.ts';
+import { endpointRss, median } from './stats.ts';
 
 export interface SoakResult {
   seconds: number;
@@ -84,7 +84,7 @@ export async function runSoak(opts: { build: string; seconds: number; connection
   const mix = requestMix(opts.build);
   const child = await startEndpointProcess(opts.build, port);
   const samples: { t: number; mb: number }[] = [];
-  const sampler = setInterval(() => samples.push({ t: performance.now(), mb: rssOf(child.pid!).rssMb }), 1000);
+  const sampler = setInterval(() => samples.push({ t: performance.now(), mb: endpointRss(child.pid!).rssMb }), 1000);
   try {
     // warm the routes once (first queries, the browser for the chart) before measuring
     for (const r of mix) await fetch(`http://127.0.0.1:${port}${r.path}`, { method: r.method ?? 'GET', ...(r.headers ? { headers: r.headers } : {}), ...(r.body ? { body: r.body } : {}) }).then((x) => x.arrayBuffer());

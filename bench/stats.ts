@@ -21,6 +21,33 @@ export function rssOf(pid: number): { rssMb: number; peakMb: number } {
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
+/**
+ * Resident set of an endpoint in MB: its supervisor and the supervisor's children, the endpoint processes
+ * (server/main.ts runs every endpoint under a supervisor), not their headless browsers. `peakMb` sums their peaks.
+ */
+export function endpointRss(pid: number): { rssMb: number; peakMb: number } {
+  let rssMb = 0;
+  let peakMb = 0;
+  const add = (p: number) => {
+    try {
+      const r = rssOf(p);
+      rssMb += r.rssMb;
+      peakMb += r.peakMb;
+    } catch {
+      /* gone meanwhile */
+    }
+  };
+  add(pid);
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      for (const c of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) add(Number(c));
+    }
+  } catch {
+    /* gone meanwhile */
+  }
+  return { rssMb, peakMb };
+}
+
 /** Resident set of a process and its descendants, in MB (0 once it has gone). */
 export function treeRssMb(pid: number): { rssMb: number; hwmMb: number } {
   let rssMb = 0;

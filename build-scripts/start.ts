@@ -1,13 +1,15 @@
 /**
  * npm start: the whole job on the demo snapshot. Generates the demo snapshot if there is none
  * (.snapshots/demo), builds it if the current build is not of it or not in the timeseries profile asked for
- * (SNAPCAT_TIMESERIES_PROFILE, default spec), then serves it on PORT/HOST.
+ * (SNAPCAT_TIMESERIES_PROFILE, default spec), then serves it on PORT/HOST under the same supervisor as
+ * `npm run serve` (server/main.ts: one endpoint process, replaced when it dies).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MANIFEST_FILE } from '../core/snapshot/table-schema.ts';
-import { serve } from '../server/main.ts';
+import { fileURLToPath } from 'node:url';
+import { supervise } from '../server/main.ts';
 import { parseProfile, PROFILE_ENV } from '../core/timeseries/profile.ts';
 import { build, BUILDABLE_APIS } from './build.ts';
 import { reasonToBuild } from './lib/start-plan.ts';
@@ -45,13 +47,7 @@ try {
   } else {
     console.error(`${values.out} is already a build of ${values.snapshot} (timeseries profile ${profile})`);
   }
-  const s = await serve({ build: values.out, port: Number(values.port), host: values.host });
-  console.error(`snapcat serving ${s.build.manifest.name} on ${s.url}`);
-  console.error(`  radar catalogue API: ${s.url}/radarnet/mirror/v3/ (and ${s.url}/superdarn/mirror/v3/, the path BAS scripts call)`);
-  if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/`);
-  const stop = () => void s.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  supervise(1, { exec: fileURLToPath(new URL('../server/main.ts', import.meta.url)), args: ['--build', values.out, '--port', values.port, '--host', values.host] });
 } catch (e) {
   console.error(`npm start failed: ${(e as Error).message}`);
   process.exit(1);

@@ -3,12 +3,18 @@
  * of an HTML page at the requested size; a PDF is Chromium's print of a report page.
  *
  * - The browser starts on the first render (or `warm()`), not at construction.
- * - At most `pages` renders run at once; more wait their turn in order.
- * - A render has a time limit. A render that fails because the browser crashed, hung or went away
- *   replaces the browser and is tried once more; a second failure is a `RenderFailed`.
+ * - A chart is let in by an admission gate (lib/admission.ts) before its document is even made: at most `pages`
+ *   at once and at most `budgetBytes` of their estimated cost (core/timeseries/chart-points.ts `chartCost`);
+ *   more wait their turn in order, up to `maxWaiting` of them for up to `maxWaitMs`, else `RendererBusy`.
+ * - A render has one time limit from the moment it is let in, retry included: a render that fails because the
+ *   browser crashed or went away replaces the browser and is tried once more in the time left; one that ran out
+ *   of time is not tried again. Either way the slot is free by the limit, which the 503 names.
+ * - The browser is connected by a pipe, not a socket: when the endpoint process dies, even by `kill -9`, the pipe
+ *   closes and Chromium exits with it (no browser left behind).
  */
 import type { Browser, Page } from 'puppeteer-core';
 import type { ChartDocument } from '../core/charts/page.ts';
+import { AdmissionGate, AdmissionRefused, type Admitted } from './admission.ts';
 import { BASE_ARGS, resolveChromium, type ChromiumExecutable } from './chromium.ts';
 
 /** What to render: a chart page to screenshot or a report to print (core/charts/page.ts). */
@@ -17,19 +23,28 @@ export type RenderJob = ChartDocument;
 export interface RendererOptions {
   /** Pages rendering at once (default 2: one per core of the machines this runs on). */
   pages?: number;
-  /** Time limit of one render attempt, ms (default 15 s). */
+  /** Time limit of a render from the moment it is let in, its retry included, ms (default 15 s). */
   timeoutMs?: number;
   /** The executable; default `resolveChromium()`. */
   executable?: ChromiumExecutable;
-  /** Renders that may wait for a page (default 32); one more fails at once with `RendererBusy`. */
+  /** Renders that may wait to be let in (default 32); one more fails at once with `RendererBusy`. */
   maxWaiting?: number;
+  /** How long a render may wait to be let in, ms (default 10 s); then `RendererBusy`. */
+  maxWaitMs?: number;
+  /** Summed estimated cost of the renders let in at once, bytes (default 192 MiB). */
+  budgetBytes?: number;
 }
 
-/** Too many renders are waiting: the caller should answer 503 rather than queue without bound. */
+/** The cost a render is let in with when its caller names none (a default-sized chart of a few series). */
+export const DEFAULT_RENDER_COST = 8 * 1024 * 1024;
+
+/** Too many renders are waiting, or one waited too long: the caller should answer 503 with `Retry-After`. */
 export class RendererBusy extends Error {
-  constructor() {
-    super('too many charts are waiting to be rendered');
+  readonly retryAfterS: number;
+  constructor(retryAfterS = 1, message = 'too many charts are waiting to be rendered') {
+    super(message);
     this.name = 'RendererBusy';
+    this.retryAfterS = retryAfterS;
   }
 }
 
@@ -47,6 +62,20 @@ export class RenderTimeout extends RenderFailed {
     this.name = 'RenderTimeout';
     this.ms = ms;
   }
+}
+
+/** Images larger than this (HTML characters, or pixels) are drawn on a page that is closed afterwards. */
+export const LARGE_IMAGE = { chars: 1_000_000, pixels: 4_000_000 };
+
+/**
+ * Whether a job's page is closed after it is drawn, not pooled: a pooled page kept the memory of its largest
+ * render for good (measured: a report of 5,000 values, even of one series, left its browser 300-600 MB larger;
+ * a 4000×4000 image 350-400 MB). So every report, and every large image, gets a page of its own; a fresh page
+ * costs some 50 ms.
+ */
+export function leavesLargeRemains(job: RenderJob): boolean {
+  if (job.kind === 'pdf') return true;
+  return job.html.length > LARGE_IMAGE.chars || job.width * job.height > LARGE_IMAGE.pixels;
 }
 
 interface PooledPage {
@@ -67,12 +96,11 @@ export class ChartRenderer {
   readonly pages: number;
   readonly timeoutMs: number;
   readonly maxWaiting: number;
+  readonly gate: AdmissionGate;
   #executable: ChromiumExecutable | undefined;
   #session: Promise<Session> | undefined;
   /** The session #session resolved to, once it has. */
   #current: Session | undefined;
-  #waiting: (() => void)[] = [];
-  #busy = 0;
   #closed = false;
   /** Browsers launched so far (a replaced browser counts again). */
   launches = 0;
@@ -81,6 +109,13 @@ export class ChartRenderer {
     this.pages = Math.max(1, options.pages ?? 2);
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxWaiting = options.maxWaiting ?? 32;
+    this.gate = new AdmissionGate({
+      concurrency: this.pages,
+      budget: options.budgetBytes ?? 192 * 1024 * 1024,
+      maxWaiting: this.maxWaiting,
+      maxWaitMs: options.maxWaitMs ?? 10_000,
+      what: 'charts',
+    });
     this.#executable = options.executable;
   }
 
@@ -94,23 +129,44 @@ export class ChartRenderer {
     return (await this.#currentSession()).browser.process()?.pid;
   }
 
-  async render(job: RenderJob): Promise<Buffer> {
+  /**
+   * Lets a render of `cost` bytes in (waiting its turn), before its document is made; `RendererBusy` when it
+   * cannot be let in. Release the admission when done with it (render() does not).
+   */
+  async admit(cost = DEFAULT_RENDER_COST): Promise<Admitted> {
     if (this.#closed) throw new RenderFailed('the renderer is closed');
-    await this.#slot();
+    try {
+      return await this.gate.acquire(cost);
+    } catch (e) {
+      if (e instanceof AdmissionRefused) throw new RendererBusy(e.retryAfterS, e.why === 'full' ? 'too many charts are waiting to be rendered' : 'no render slot came free in time');
+      throw e;
+    }
+  }
+
+  /**
+   * Renders a job; with `admitted`, as part of that admission (its time limit counts from then), else let in
+   * with DEFAULT_RENDER_COST for this render alone.
+   */
+  async render(job: RenderJob, admitted?: Admitted): Promise<Buffer> {
+    if (this.#closed) throw new RenderFailed('the renderer is closed');
+    const own = admitted === undefined;
+    const a = admitted ?? (await this.admit());
+    const deadline = a.since + this.timeoutMs;
     try {
       try {
-        return await this.#attempt(job);
+        return await this.#attempt(job, deadline);
       } catch (first) {
-        if (this.#closed) throw first;
+        // A render that ran out of time would run out again; the time is the client's answer, not two of it.
+        if (this.#closed || first instanceof RenderTimeout || performance.now() >= deadline) throw first;
         // The failed attempt marked its browser dead: the retry gets a new one.
         try {
-          return await this.#attempt(job);
+          return await this.#attempt(job, deadline);
         } catch (second) {
           throw second instanceof RenderFailed ? second : new RenderFailed(`the browser failed twice: ${(second as Error).message}`, { cause: second });
         }
       }
     } finally {
-      this.#release();
+      if (own) a.release();
     }
   }
 
@@ -121,16 +177,21 @@ export class ChartRenderer {
 
   // ---------- one attempt ----------
 
-  async #attempt(job: RenderJob): Promise<Buffer> {
-    const session = await this.#currentSession();
+  async #attempt(job: RenderJob, deadline: number): Promise<Buffer> {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RenderTimeout(this.timeoutMs)), this.timeoutMs);
+      timer = setTimeout(() => reject(new RenderTimeout(this.timeoutMs)), Math.max(0, deadline - performance.now()));
     });
+    let session: Session | undefined;
     const work = (async () => {
+      session = await this.#currentSession();
       const pooled = await this.#takePage(session);
       const out = await this.#draw(pooled, job);
-      session.idle.push(pooled);
+      if (leavesLargeRemains(job)) {
+        // its renderer would keep the memory of a large page (a few hundred MB) for as long as the page lives
+        session.pageCount--;
+        await pooled.page.close().catch(() => {});
+      } else session.idle.push(pooled);
       return out;
     })();
     work.catch(() => {}); // after a timeout its rejection is nobody's
@@ -138,7 +199,7 @@ export class ChartRenderer {
       return await Promise.race([work, limit]);
     } catch (e) {
       // A page that failed or timed out may be in any state: the whole browser is replaced.
-      this.#retire(session);
+      if (session) this.#retire(session);
       throw e;
     } finally {
       clearTimeout(timer);
@@ -201,6 +262,8 @@ export class ChartRenderer {
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
+      // CDP over a pipe (fds 3 and 4): Chromium exits when it closes, that is when this process dies in any way.
+      pipe: true,
     });
     this.launches++;
     const session: Session = { browser, idle: [], pageCount: 0, dead: false };
@@ -248,22 +311,5 @@ export class ChartRenderer {
     const proc = s.browser.process();
     await Promise.race([s.browser.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
     if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-  }
-
-  // ---------- the queue ----------
-
-  async #slot(): Promise<void> {
-    if (this.#busy < this.pages) {
-      this.#busy++;
-      return;
-    }
-    if (this.#waiting.length >= this.maxWaiting) throw new RendererBusy();
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-
-  #release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#busy--;
   }
 }

@@ -169,6 +169,18 @@ async function readRows(f: SeriesFile, sid: number, from: number, to: number): P
   return pairs;
 }
 
+/**
+ * At most how many observations of `s` lie in [span.start, span.end], from the index in memory alone (nothing is
+ * read): the rows readSpan would read, which hold the span's and up to two blocks more. For admission's cost.
+ */
+export function spanCountAtMost(f: SeriesFile, s: SeriesRec, span: Timespan): number {
+  const sid = s.sid;
+  const hiBlock = blocksBefore(f, sid, span.end, false);
+  if (hiBlock === 0 || span.end < span.start) return 0;
+  const from = Math.max(0, blocksBefore(f, sid, span.start, true) - 1) * STRIDE;
+  return Math.max(0, Math.min(f.count[sid]!, hiBlock * STRIDE) - from);
+}
+
 /** The observations of `s` with timestamps in [span.start, span.end], in time order. */
 export async function readSpan(f: SeriesFile, s: SeriesRec, span: Timespan): Promise<Points> {
   const sid = s.sid;

@@ -13,7 +13,7 @@ import { preflightHeaders, READ_METHODS } from '../core/http/cors.ts';
 import { handleTimeseries, timeseriesMethods, type TimeseriesOptions } from './timeseries-handler.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { sendBytes, sendError, trySendFile } from './respond.ts';
-import { applyCommonHeaders, forgetCaching } from './http-cache.ts';
+import { applyCommonHeaders, forgetCaching, SECURITY_HEADERS } from './http-cache.ts';
 import { compressAnswers } from './compression.ts';
 import type { ServedBuild } from './served-build.ts';
 
@@ -72,6 +72,26 @@ function requestUrl(target: string | undefined): URL {
   }
 }
 
+/**
+ * An error written straight to a socket, where node:http wrote nothing or would write a bare status: the JSON
+ * error body with the headers every answer has (CORS, nosniff, CSP, no framing, no referrer), not cached, and the
+ * connection closed.
+ */
+export function rawErrorResponse(e: HttpError): string {
+  const body = errorBody(e);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Access-Control-Allow-Origin': '*',
+    'X-Content-Type-Options': 'nosniff',
+    ...SECURITY_HEADERS,
+    'Cache-Control': 'no-store',
+    ...e.headers,
+    Connection: 'close',
+  };
+  return `HTTP/1.1 ${e.status} ${reasonPhrase(e.status)}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`;
+}
+
 /** Requests Node's HTTP parser refuses (too long, bad method, bad characters) still get the JSON error body. */
 function answerClientError(err: NodeJS.ErrnoException & { code?: string }, socket: import('node:stream').Duplex): void {
   if (!socket.writable) {
@@ -79,8 +99,16 @@ function answerClientError(err: NodeJS.ErrnoException & { code?: string }, socke
     return;
   }
   const status = err.code === 'HPE_HEADER_OVERFLOW' || err.code === 'HPE_URI_TOO_LONG' ? 431 : 400;
-  const body = errorBody(new HttpError(status, status === 431 ? 'The request line or headers are too long' : 'The request could not be read as HTTP', { hints: ['A valid example: GET /api/v1/stations HTTP/1.1'] }));
-  socket.end(`HTTP/1.1 ${status} ${reasonPhrase(status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(rawErrorResponse(new HttpError(status, status === 431 ? 'The request line or headers are too long' : 'The request could not be read as HTTP', { hints: ['A valid example: GET /api/v1/stations HTTP/1.1'] })));
+}
+
+/**
+ * `CONNECT` (a proxy tunnel), which node:http hands to a 'connect' listener instead of the request handler and,
+ * without one, closes unanswered: 405 like any other method the paths do not answer.
+ */
+function answerConnect(req: IncomingMessage, socket: import('node:stream').Duplex): void {
+  socket.on('error', () => socket.destroy());
+  socket.end(rawErrorResponse(new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only and no proxy: use GET'], headers: { Allow: READ_METHODS.join(', ') } })));
 }
 
 export interface AppOptions {
@@ -105,6 +133,7 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
     void handle(req, res, build, options, ts).catch((e: unknown) => sendError(req, res, e));
   });
   server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
   if (own) server.on('close', () => void ts.renderer.close());
   return server;
 }

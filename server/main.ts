@@ -1,9 +1,12 @@
 /**
  * npm run serve -- [--build dist] [--port 8080] [--host 127.0.0.1] [--workers 1]   (PORT, HOST and SNAPCAT_WORKERS also honoured)
  *
- * Serves a build: the static tree and the live queries. `--workers N` runs N endpoint processes on one port
- * (node:cluster hands them the connections): they share nothing but the build folder, which each opens
- * read-only and watches on its own, so N may be the number of cores. A worker that dies is replaced.
+ * Serves a build: the static tree and the live queries. The process started is a supervisor (node:cluster's
+ * primary) that runs `--workers N` endpoint processes on one port (default 1): they share nothing but the build
+ * folder, which each opens read-only and watches on its own, so N may be the number of cores. A worker that
+ * dies is replaced at once (the port answers again within about a second); one that dies before it ever
+ * listened (a build that cannot be opened) stops the supervisor with exit code 1 instead of a restart loop.
+ * `npm start` runs the same supervisor over the build it made.
  * SNAPCAT_DUCKDB_THREADS sets each process's DuckDB threads (default 1).
  * The Timeseries API answers in the profile the build was made in (build.json `timeseriesProfile`): a
  * SNAPCAT_TIMESERIES_PROFILE that differs is reported, not applied (rebuild to change it); one that is no
@@ -41,6 +44,8 @@ export async function serve(opts: ServeOptions) {
   const renderer = opts.renderer ?? new ChartRenderer();
   const server = createApp(() => build, { ...opts, renderer });
   let swapping = false;
+  /** Builds that could not be opened, reported once each (the watch looks again every 2 s while one is linked). */
+  const refused = new Set<string>();
   const retire = (old: ServedBuild) => {
     const t = setInterval(() => {
       if (old.inFlight > 0) return;
@@ -51,16 +56,20 @@ export async function serve(opts: ServeOptions) {
   const watch = async () => {
     if (swapping) return;
     swapping = true;
+    let target: string | undefined;
     try {
-      const target = realpathSync(opts.build);
-      if (target === build.folder) return;
+      target = realpathSync(opts.build);
+      if (target === build.folder || refused.has(target)) return;
       const next = await open(target);
       const old = build;
       build = next;
       console.error(`snapcat now serving ${next.manifest.name} (taken at ${next.manifest.taken_at}) from ${target}`);
       retire(old);
     } catch (e) {
-      console.error(`snapcat: a new build at ${opts.build} could not be opened, still serving ${build.folder}: ${(e as Error).message}`);
+      const what = target ?? opts.build;
+      if (refused.has(what)) return;
+      refused.add(what);
+      console.error(`snapcat: a new build at ${opts.build} (${what}) could not be opened, still serving ${build.folder}: ${firstLine(e)} (reported once for this build)`);
     } finally {
       swapping = false;
     }
@@ -87,25 +96,89 @@ export async function serve(opts: ServeOptions) {
   };
 }
 
-/** Runs `workers` endpoint processes and replaces one that dies, until SIGINT or SIGTERM stops them all. */
-function superviseWorkers(workers: number): void {
+/** The first line of an error's message (DuckDB's run over several lines), for one-line reports. */
+export function firstLine(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.split('\n').find((l) => l.trim() !== '')?.trim() ?? m;
+}
+
+/** How often a worker may die within a minute before the supervisor gives up (a crash loop serves nobody). */
+const MAX_RESTARTS_PER_MINUTE = 30;
+
+/**
+ * The supervisor: runs `workers` endpoint processes (cluster workers running `exec` with `args`; default this
+ * script with its own arguments) and replaces one that dies at once, until SIGINT or SIGTERM stops them all. A
+ * worker that dies before it listened, or more than MAX_RESTARTS_PER_MINUTE deaths in a minute, stops the
+ * supervisor with exit code 1 (the worker said why).
+ */
+export function supervise(workers: number, worker?: { exec: string; args: string[] }): void {
+  if (worker) cluster.setupPrimary({ exec: worker.exec, args: worker.args });
   let stopping = false;
+  const listened = new Set<number>();
+  const deaths: number[] = [];
   const fork = () => cluster.fork();
   for (let i = 0; i < workers; i++) fork();
-  cluster.on('exit', (worker, code, signal) => {
+  cluster.on('listening', (w) => listened.add(w.id));
+  const stop = (code: number) => {
+    stopping = true;
+    process.exitCode = code;
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  };
+  cluster.on('exit', (w, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
       return;
     }
-    console.error(`snapcat: worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    if (!listened.has(w.id)) {
+      stop(1);
+      return;
+    }
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths.length > 0 && deaths[0]! < now - 60_000) deaths.shift();
+    if (deaths.length > MAX_RESTARTS_PER_MINUTE) {
+      console.error(`snapcat: ${deaths.length} endpoint processes died within a minute; stopping`);
+      stop(1);
+      return;
+    }
+    console.error(`snapcat: worker ${w.process.pid} exited (${signal ?? code}); starting another`);
     fork();
   });
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+}
+
+/** A worker: serves the build, and stops when told to or when its supervisor is gone. */
+export async function runWorker(opts: ServeOptions, profile: TimeseriesProfile | undefined): Promise<void> {
+  let s: Awaited<ReturnType<typeof serve>>;
+  try {
+    s = await serve(opts);
+  } catch (e) {
+    // one clear line, no stack trace: the build cannot be served (corrupt, unreadable, missing, port taken)
+    console.error(`snapcat: cannot serve ${opts.build}: ${firstLine(e)}`);
+    process.exit(1);
+  }
+  console.error(`snapcat serving ${s.build.manifest.name} (taken at ${s.build.manifest.taken_at}) on ${s.url}${cluster.isWorker ? ` (worker ${process.pid})` : ''}`);
+  if (!cluster.isWorker || cluster.worker?.id === 1) {
+    console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/ (and ${s.url}/superdarn/mirror/v3/, the path BAS scripts call)`);
+    if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/ (profile ${s.build.timeseries.profile})`);
+    if (s.build.timeseries && profile !== undefined && profile !== s.build.timeseries.profile) {
+      console.error(`  ${PROFILE_ENV}=${profile} is not applied: ${opts.build} was built in profile ${s.build.timeseries.profile}, which it serves (build it again to change the profile)`);
+    }
+  }
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
     stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    // answers in flight may finish; a client that holds its connection open does not keep the process
+    setTimeout(() => process.exit(0), 5000).unref();
+    void s.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // a worker whose supervisor is gone (killed outright) stops too, instead of serving on unsupervised
+  if (cluster.isWorker) process.on('disconnect', stop);
 }
 
 if (import.meta.main) {
@@ -129,25 +202,12 @@ if (import.meta.main) {
     console.error(`--workers must be a whole number from 1 to 64 (for example --workers 2), not '${values.workers}'`);
     process.exit(2);
   }
-  if (workers > 1 && cluster.isPrimary) {
-    console.error(`snapcat: ${workers} endpoint processes on port ${values.port}`);
-    superviseWorkers(workers);
+  if (cluster.isPrimary) {
+    if (workers > 1) console.error(`snapcat: ${workers} endpoint processes on port ${values.port}`);
+    supervise(workers);
   } else {
     const queryTimeoutMs = Number(process.env['SNAPCAT_QUERY_TIMEOUT_MS']) || undefined;
     const duckdbThreads = Number(process.env['SNAPCAT_DUCKDB_THREADS']) || undefined;
-    const s = await serve({ build: values.build, port: Number(values.port), host: values.host, ...(queryTimeoutMs ? { queryTimeoutMs } : {}), ...(duckdbThreads ? { duckdbThreads } : {}) });
-    console.error(`snapcat serving ${s.build.manifest.name} (taken at ${s.build.manifest.taken_at}) on ${s.url}${cluster.isWorker ? ` (worker ${process.pid})` : ''}`);
-    if (!cluster.isWorker || cluster.worker?.id === 1) {
-      console.error(`  radar catalogue: ${s.url}/radarnet/mirror/v3/ (and ${s.url}/superdarn/mirror/v3/, the path BAS scripts call)`);
-      if (s.build.timeseries) console.error(`  timeseries API: ${s.url}/api/v1/ (profile ${s.build.timeseries.profile})`);
-      if (s.build.timeseries && profile !== undefined && profile !== s.build.timeseries.profile) {
-        console.error(`  ${PROFILE_ENV}=${profile} is not applied: ${values.build} was built in profile ${s.build.timeseries.profile}, which it serves (build it again to change the profile)`);
-      }
-    }
-    const stop = () => void s.close().then(() => process.exit(0));
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    // a worker whose supervisor is gone (killed outright) stops too, instead of serving on unsupervised
-    if (cluster.isWorker) process.on('disconnect', stop);
+    await runWorker({ build: values.build, port: Number(values.port), host: values.host, ...(queryTimeoutMs ? { queryTimeoutMs } : {}), ...(duckdbThreads ? { duckdbThreads } : {}) }, profile);
   }
 }

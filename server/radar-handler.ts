@@ -33,7 +33,12 @@ const FORMAT_OF_MEDIA = Object.fromEntries(Object.entries(MEDIA_TYPES).map(([f, 
 
 const INT64_MAX = 9223372036854775807n;
 
-function parseId(raw: string, prefix: RadarPrefix): bigint | 'absent' {
+/**
+ * The `:id` segment: an integer, else 400. An integer written otherwise than in its plain decimal form (`0001`,
+ * `-0`) names no record, as on a static host (no tree file has that name) and behind nginx: 404, whose hints name
+ * the record's path (docs/radar-api-notes.md).
+ */
+function parseId(raw: string, prefix: RadarPrefix): bigint | { absent: true; canonical?: string } {
   let text: string;
   try {
     text = decodeURIComponent(raw);
@@ -42,7 +47,9 @@ function parseId(raw: string, prefix: RadarPrefix): bigint | 'absent' {
   }
   if (!/^-?\d+$/.test(text)) throw badParameter(':id', `must be an integer, not '${text}'`, `${prefix}/files/1`);
   const id = BigInt(text);
-  return id < 0n || id > INT64_MAX ? 'absent' : id;
+  if (id < 0n || id > INT64_MAX) return { absent: true };
+  if (id.toString() !== text) return { absent: true, canonical: id.toString() };
+  return id;
 }
 
 function chooseFormat(req: IncomingMessage, route: RadarRoute, contentType: Format | undefined): Format {
@@ -108,7 +115,11 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   const format = chooseFormat(req, route, params.contentType);
   const id = match.id === undefined ? undefined : parseId(match.id, prefix);
   const apiPath = `${prefix}${rest}`;
-  if (id === 'absent') throw notFoundFor(route, apiPath, prefix);
+  if (typeof id === 'object') {
+    const e = notFoundFor(route, apiPath, prefix);
+    if (id.canonical !== undefined) e.hints.unshift(`Ids are written in plain decimal: ${prefix}${route.path.slice(0, -':id'.length)}${id.canonical}`);
+    throw e;
+  }
   if (format === 'html') return sendText(req, res, 200, CONTENT_TYPES.html, routeDocPage(route, prefix));
   if (route.shape === 'index') return sendText(req, res, 200, CONTENT_TYPES.json, JSON.stringify(indexDocument(prefix)));
   const variant = variantFor(format, params.expanded);

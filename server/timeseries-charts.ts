@@ -3,7 +3,8 @@
  * Chromium (lib/chart-renderer.ts), and the pre-rendered PNGs of the static tree.
  *
  * - `base64=true`: the same bytes base64-encoded, same Content-Type (DECISIONS.md).
- * - A render that fails twice or runs past its time limit: 503 with the JSON error body and Retry-After.
+ * - A chart that cannot be let in (too many waiting, or none free in time), a render that fails twice or runs past
+ *   its time limit: 503 with the JSON error body and Retry-After.
  */
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,14 +16,20 @@ import { MAX_POST_BYTES } from '../core/timeseries/data-request.ts';
 import type { TimeseriesRoute } from '../core/timeseries/routes.ts';
 import { PRERENDER_INTERVALS } from '../core/snapshot/timeseries-config.ts';
 import { RendererBusy, RenderTimeout, type ChartRenderer } from '../lib/chart-renderer.ts';
-import { fileSeriesSource } from '../lib/series-file.ts';
+import type { Admitted } from '../lib/admission.ts';
+import { chartCost } from '../core/timeseries/chart-points.ts';
+import { fileSeriesSource, spanCountAtMost } from '../lib/series-file.ts';
 import { API_HEADERS, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
 
 function renderError(e: unknown): HttpError {
   if (e instanceof RendererBusy) {
-    return new HttpError(503, 'Too many charts are being rendered just now', { hints: ['Try again in a second', 'Pre-rendered charts: /api/v1/timeseries/{id}/lastWeek'], headers: { 'Retry-After': '1' } });
+    const s = e.retryAfterS;
+    return new HttpError(503, 'Too many charts are being rendered just now', {
+      hints: [`Try again in ${s} second${s === 1 ? '' : 's'}`, 'Pre-rendered charts: /api/v1/timeseries/{id}/lastWeek', 'Raw data as CSV: /api/v1/timeseries/{id}/getData.csv'],
+      headers: { 'Retry-After': String(s) },
+    });
   }
   if (e instanceof RenderTimeout) {
     return new HttpError(503, `Rendering the chart took longer than ${e.ms} ms`, {
@@ -37,13 +44,30 @@ function renderError(e: unknown): HttpError {
   });
 }
 
+/**
+ * A chart is let in by its cost (known from its series, their points in the span by the index, size and kind)
+ * before any of its data is read; what does not fit waits its turn or is 503 with Retry-After
+ * (lib/chart-renderer.ts). Its time limit runs from then.
+ */
 async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, request: ChartRequest): Promise<void> {
-  const doc = await chartDocument(ts.catalogue, fileSeriesSource(ts.series), request);
-  let bytes: Buffer;
+  const pointsAtMost = request.series.map(({ k }) => spanCountAtMost(ts.series, ts.catalogue.timeseries[k]!, request.span));
+  const cost = chartCost({ kind: request.kind, series: request.series.length, width: request.width, height: request.height, legend: request.legend, pointsAtMost });
+  let admitted: Admitted;
   try {
-    bytes = await renderer.render(doc);
+    admitted = await renderer.admit(cost);
   } catch (e) {
     throw renderError(e);
+  }
+  let bytes: Buffer;
+  try {
+    const doc = await chartDocument(ts.catalogue, fileSeriesSource(ts.series), request);
+    try {
+      bytes = await renderer.render(doc, admitted);
+    } catch (e) {
+      throw renderError(e);
+    }
+  } finally {
+    admitted.release();
   }
   const body = request.base64 ? Buffer.from(bytes.toString('base64'), 'latin1') : bytes;
   res.writeHead(200, {

@@ -4,8 +4,7 @@
  * A streamed answer makes, for each DuckDB chunk, a copy of its texts and the joined bytes written to the socket
  * (lib/text-bytes.ts): a few MB of Buffers per chunk, garbage once written. V8 sees only their small wrappers and
  * collects for the memory behind them only after external memory has grown by about 64 MB, so that much dead
- * answer could sit in the endpoint at any time. A scavenge (young generation only; the endpoint's semi-space is
- * 2 MB) frees it: with one every 4 MB, the memory bench's one-client peak on the 30-year catalogue
+ * answer could sit in the endpoint at any time. A scavenge (young generation only) frees it: with one every 4 MB, the memory bench's one-client peak on the 30-year catalogue
  * fell by 60-75 MB (BENCHMARKS.md).
  *
  * Needs node's `--expose-gc` (ENDPOINT_NODE_FLAGS); without it, as in tests that serve in-process, this does nothing.

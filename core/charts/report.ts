@@ -24,6 +24,8 @@ export interface ReportSeries {
   last: ReportValue | undefined;
   /** The values in the report's timespan, in time order; NaN or null is no value. */
   values: ChartPoints;
+  /** When `values` are only the first of the timespan's values: how many there are, and where to get them all. */
+  more?: { total: number; href: string };
 }
 
 export interface ReportSpec {
@@ -47,6 +49,8 @@ export interface ReportStrings {
   time: string;
   value: string;
   noValues: string;
+  /** After a cut values table: `{shown}` and `{total}` are replaced by the counts, the link follows. */
+  moreValues: string;
   /** d3 UTC format of a date and time (24 h); " UTC" is appended where no header says so. */
   dateTime: string;
 }
@@ -55,17 +59,20 @@ export const REPORT_STRINGS: Readonly<Record<Language, ReportStrings>> = {
   en: {
     timespan: 'Timespan', station: 'Station', phenomenon: 'Phenomenon', procedure: 'Procedure', unit: 'Unit',
     firstValue: 'First value', lastValue: 'Last value', time: 'Time (UTC)', value: 'Value',
-    noValues: 'No values in this timespan', dateTime: '%Y-%m-%d %H:%M',
+    noValues: 'No values in this timespan', moreValues: 'The first {shown} of {total} values in this timespan. All values as CSV:',
+    dateTime: '%Y-%m-%d %H:%M',
   },
   de: {
     timespan: 'Zeitraum', station: 'Station', phenomenon: 'Phänomen', procedure: 'Verfahren', unit: 'Einheit',
     firstValue: 'Erster Wert', lastValue: 'Letzter Wert', time: 'Zeit (UTC)', value: 'Wert',
-    noValues: 'Keine Werte in diesem Zeitraum', dateTime: '%d.%m.%Y %H:%M',
+    noValues: 'Keine Werte in diesem Zeitraum', moreValues: 'Die ersten {shown} von {total} Werten in diesem Zeitraum. Alle Werte als CSV:',
+    dateTime: '%d.%m.%Y %H:%M',
   },
   nl: {
     timespan: 'Periode', station: 'Station', phenomenon: 'Fenomeen', procedure: 'Procedure', unit: 'Eenheid',
     firstValue: 'Eerste waarde', lastValue: 'Laatste waarde', time: 'Tijd (UTC)', value: 'Waarde',
-    noValues: 'Geen waarden in deze periode', dateTime: '%d-%m-%Y %H:%M',
+    noValues: 'Geen waarden in deze periode', moreValues: 'De eerste {shown} van {total} waarden in deze periode. Alle waarden als CSV:',
+    dateTime: '%d-%m-%Y %H:%M',
   },
 };
 
@@ -84,6 +91,7 @@ interface Formats {
   s: ReportStrings;
   date: (t: number) => string;
   number: (v: number) => string;
+  count: (n: number) => string;
 }
 
 function formats(lang: Language): Formats {
@@ -95,6 +103,7 @@ function formats(lang: Language): Formats {
   return {
     s,
     date: (t) => (Number.isFinite(t) ? d(new Date(t)) : '\u2014'),
+    count: n.format(','),
     number: (v) => (!Number.isFinite(v) ? '\u2014' : v !== 0 && (Math.abs(v) >= 1e10 || Math.abs(v) < 1e-6) ? exp(v) : plain(v)),
   };
 }
@@ -126,9 +135,12 @@ function valuesTable(s: ReportSeries, f: Formats): string {
   for (let i = 0; i < n; i++) {
     rows.push(`<tr><td>${esc(f.date(Number(s.values.t[i])))}</td><td>${esc(f.number(valueAt(s.values, i)))}</td></tr>`);
   }
-  return '<div class="columns">\n<table class="values">\n'
+  const table = '<div class="columns">\n<table class="values">\n'
     + `<thead><tr><th scope="col">${esc(f.s.time)}</th><th scope="col">${esc(valueHead)}</th></tr></thead>\n`
     + `<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</div>`;
+  if (s.more === undefined || s.more.total <= n) return table;
+  const text = f.s.moreValues.replace('{shown}', f.count(n)).replace('{total}', f.count(s.more.total));
+  return `${table}\n<p class="more-values">${esc(text)} <span class="href">${esc(s.more.href)}</span></p>`;
 }
 
 function style(paper: 'A4' | 'Letter'): string {
@@ -151,7 +163,9 @@ table.values th { text-align: left; border-bottom: 0.6pt solid #000; padding: 0.
 table.values td { border-bottom: 0.3pt solid #ccc; padding: 0.2mm 1mm; white-space: nowrap; }
 table.values th:last-child, table.values td:last-child { text-align: right; font-variant-numeric: tabular-nums; }
 table.values tr { break-inside: avoid; }
-p.no-values { font-style: italic; color: #555; }`;
+p.no-values { font-style: italic; color: #555; }
+p.more-values { font-size: 8pt; margin: 3mm 0 0; }
+p.more-values span.href { word-break: break-all; }`;
 }
 
 /** The report as a complete HTML document (inline CSS only, no scripts, no external resources). */

@@ -4,10 +4,13 @@
  * a PDF, the report page. Pure apart from the `SeriesSource` it is handed.
  *
  * - Series name `"<feature> (<phenomenon> [<uom>])"`; y axis per unit `"<phenomenon> [<uom>]"` (DECISIONS.md).
+ * - What is drawn is cut to the chart's pixel columns (a bar series to its bucket sums), and a report's value
+ *   tables to REPORT_MAX_VALUES values in all (chart-points.ts).
  * - Reference values drawn: those the series' style names in `referenceValueStyleProperties` (in their colour),
  *   and every one of the series with `expanded=true`. Each is drawn as the value in force at the timespan's
  *   start, then its changes inside the timespan.
  */
+import { resolveStyle } from '../charts/spec.ts';
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../charts/index.ts';
 import { chartPageHtml, type ChartDocument } from '../charts/page.ts';
 import { renderReportHtml, type ReportSeries } from '../charts/report.ts';
@@ -16,6 +19,7 @@ import type { Catalogue, RefValueRec, SeriesRec } from './catalogue.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { SeriesSource } from './data.ts';
 import type { Points } from './data-body.ts';
+import { bucketPoints, columnPoints, reportValuesPerSeries } from './chart-points.ts';
 import { generalize } from './generalize.ts';
 import { labelIn, type Locale } from './locale.ts';
 import type { Timespan } from './timespan.ts';
@@ -70,26 +74,42 @@ function referenceValues(cat: Catalogue, s: SeriesRec, style: ChartStyle | undef
 interface Drawn {
   rec: SeriesRec;
   chart: ChartSeries;
-  points: Points;
+  /** A report's values: the first of the timespan's (generalized when asked), and how many there are. */
+  values: Points;
+  total: number;
 }
 
+/** The CSV download of all a series' values in a report's timespan (named under a cut values table). */
+export function allValuesHref(id: string, span: Timespan): string {
+  return `/api/v1/timeseries/${encodeURIComponent(id)}/getData.csv?timespan=${new Date(span.start).toISOString()}/${new Date(span.end).toISOString()}`;
+}
+
+/**
+ * Each series read, generalized when asked, then cut to what is drawn (chart-points.ts) and, for a report, to its
+ * first values; one series at a time, so no more than one series' raw points is held at once.
+ */
 async function drawnSeries(cat: Catalogue, source: SeriesSource, req: ChartRequest): Promise<Drawn[]> {
   const out: Drawn[] = [];
-  for (const { k, style: asked } of req.series) {
+  const tableRows = reportValuesPerSeries(req.series.length);
+  for (const [index, { k, style: asked }] of req.series.entries()) {
     const s = cat.timeseries[k]!;
     let points = await source.read(s, req.span);
     if (req.generalize) points = generalize(points, req.generalize);
     const style = asked ?? defaultStyle(cat, s);
+    const look = resolveStyle(style as ChartSeries['style'], index);
+    const drawn = look.kind === 'bar' ? bucketPoints(points, look.interval) : columnPoints(points, req.span.start, req.span.end, req.width);
+    const total = points.t.length;
+    const values = req.kind === 'pdf' ? { t: points.t.slice(0, tableRows), v: points.v.slice(0, tableRows) } : { t: new Float64Array(0), v: new Float64Array(0) };
     const chart: ChartSeries = {
       id: s.id,
       name: seriesName(cat, s, req.locale),
       phenomenon: labelIn(cat.phenomena[s.phenomenon]!, req.locale),
       uom: s.uom,
-      points,
+      points: drawn,
       ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] } : {}),
       referenceValues: referenceValues(cat, s, style, req),
     };
-    out.push({ rec: s, chart, points });
+    out.push({ rec: s, chart, values, total });
   }
   return out;
 }
@@ -112,7 +132,7 @@ export async function chartDocument(cat: Catalogue, source: SeriesSource, req: C
   const drawn = await drawnSeries(cat, source, req);
   const svg = renderChartSvg(chartSpec(req, drawn.map((d) => d.chart)));
   if (req.kind === 'png') return { kind: 'png', html: chartPageHtml(svg), width: req.width, height: req.height };
-  const series: ReportSeries[] = drawn.map(({ rec: s, chart, points }) => ({
+  const series: ReportSeries[] = drawn.map(({ rec: s, chart, values, total }) => ({
     id: s.id,
     name: chart.name,
     station: labelIn(cat.stations[s.station]!, req.locale),
@@ -121,7 +141,8 @@ export async function chartDocument(cat: Catalogue, source: SeriesSource, req: C
     uom: s.uom,
     first: s.first && { t: s.first.timestamp, v: s.first.value },
     last: s.last && { t: s.last.timestamp, v: s.last.value },
-    values: points,
+    values,
+    ...(total > values.t.length ? { more: { total, href: allValuesHref(s.id, req.span) } } : {}),
   }));
   const title = req.title ?? drawn.map((d) => d.chart.name).join('; ');
   const html = renderReportHtml({ title, language: req.language, paper: req.paper, timespan: req.span, chartSvg: svg, series });

@@ -198,6 +198,18 @@ export function readChartQuery(kind: ChartKind, query: URLSearchParams, cat: Cat
 /** The data options a render request body may carry by their query names (they win over the query string). */
 export const DATA_KEYS = ['timespan', 'expanded', 'generalize', 'generalizing_algorithm', 'threshold', 'tolerance_value', ...FILTERS];
 
+/**
+ * More than MAX_POST_SERIES series named: 400 naming the field that named them (`styleOptions`, `timeseries`, or
+ * both when neither alone is too many).
+ */
+function tooManySeries(styled: number, listed: number, all: number): HttpError {
+  if (styled > MAX_POST_SERIES) return badParameter('styleOptions', `may name at most ${MAX_POST_SERIES} timeseries, not ${styled}`, RENDER_EXAMPLE);
+  if (listed > MAX_POST_SERIES) return badParameter('timeseries', `may name at most ${MAX_POST_SERIES} timeseries, not ${listed}`, RENDER_EXAMPLE);
+  return new HttpError(400, `Parameters 'styleOptions' and 'timeseries' together may name at most ${MAX_POST_SERIES} timeseries, not ${all}`, {
+    hints: [`A valid example: ${RENDER_EXAMPLE}`, 'Ask for the others in a second request'],
+  });
+}
+
 /** `POST /timeseries/getData` with a render request body (already parsed JSON). */
 export function readRenderRequest(kind: ChartKind, body: unknown, query: URLSearchParams, cat: Catalogue): ChartRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -216,7 +228,7 @@ export function readRenderRequest(kind: ChartKind, body: unknown, query: URLSear
   for (const [id, st] of Object.entries(options as Record<string, unknown>)) styles.set(id, readStyle(`styleOptions.${id}`, st, RENDER_EXAMPLE));
   for (const id of listed as string[]) if (!styles.has(id)) styles.set(id, undefined);
   if (styles.size === 0) throw badParameter('styleOptions', 'must name at least one timeseries to render', RENDER_EXAMPLE);
-  if (styles.size > MAX_POST_SERIES) throw badParameter('styleOptions', `may name at most ${MAX_POST_SERIES} timeseries`, RENDER_EXAMPLE);
+  if (styles.size > MAX_POST_SERIES) throw tooManySeries(Object.keys(options).length, new Set(listed as string[]).size, styles.size);
 
   const series: ChartRequest['series'] = [];
   for (const [id, style] of styles) {

@@ -529,6 +529,9 @@ const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADU
 export function stubRenderer(): ChartRenderer {
   const stub = {
     rendered: 0,
+    async admit() {
+      return { since: performance.now(), release() {} };
+    },
     async render(): Promise<Buffer> {
       stub.rendered++;
       return TINY_PNG;

@@ -11,7 +11,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { lastValueBeforeQuery, firstValueAfterQuery, seriesRangeQuery } from '../../core/timeseries/data-queries.ts';
 import type { Catalogue, SeriesRec } from '../../core/timeseries/catalogue.ts';
-import { closeSeriesFile, openSeriesFile, PAIRS_FILE, readLastBefore, readFirstAfter, readSpan, STRIDE, writeSeriesFile, type SeriesFile } from '../../lib/series-file.ts';
+import { closeSeriesFile, openSeriesFile, PAIRS_FILE, readLastBefore, readFirstAfter, readSpan, spanCountAtMost, STRIDE, writeSeriesFile, type SeriesFile } from '../../lib/series-file.ts';
 import { loadCatalogue, readPoints, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 
 let duck: DuckDBInstance;
@@ -72,6 +72,10 @@ describe('the series file answers as the database does', () => {
         const want = await readPoints(conn, seriesRangeQuery(s.sid, span));
         const got = await readSpan(file, s, span);
         expect(plain(got), `${s.id} ${JSON.stringify(span)}`).toEqual(plain(want));
+        // what chart admission counts from the index alone: never fewer, at most two blocks more
+        const atMost = spanCountAtMost(file, s, span);
+        expect(atMost).toBeGreaterThanOrEqual(got.t.length);
+        expect(atMost).toBeLessThanOrEqual(got.t.length + 2 * STRIDE);
         points += got.t.length;
         checked++;
       }

@@ -290,6 +290,18 @@ describe('POST render request', () => {
     expect(e.status).toBe(400);
     expect(e.userMessage).toContain(String(MAX_POST_SERIES));
   });
+
+  test('too many series: the error names the field that named them', () => {
+    const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `ts_many_${from + i}`);
+    const styles = (list: string[]) => Object.fromEntries(list.map((id) => [id, { chartType: 'line' }]));
+    expect(httpErrorOf(() => post({ timeseries: ids(MAX_POST_SERIES + 1) })).userMessage).toBe(`Parameter 'timeseries' may name at most ${MAX_POST_SERIES} timeseries, not ${MAX_POST_SERIES + 1}`);
+    expect(httpErrorOf(() => post({ styleOptions: styles(ids(MAX_POST_SERIES + 1)) })).userMessage).toBe(`Parameter 'styleOptions' may name at most ${MAX_POST_SERIES} timeseries, not ${MAX_POST_SERIES + 1}`);
+    const both = httpErrorOf(() => post({ styleOptions: styles(ids(60)), timeseries: ids(60, 60) }));
+    expect(both.status).toBe(400);
+    expect(both.userMessage).toBe(`Parameters 'styleOptions' and 'timeseries' together may name at most ${MAX_POST_SERIES} timeseries, not 120`);
+    // the same id in both counts once
+    expect(() => post({ styleOptions: styles(ids(60)), timeseries: ids(60) })).not.toThrow(/at most/);
+  });
 });
 
 describe('pre-rendering jobs of the demo configuration', () => {

@@ -1,0 +1,133 @@
+/**
+ * An admission gate: work is let in against a limit of things at once and a budget of their summed cost
+ * (bytes, for charts), in arrival order; what does not fit waits, up to a waiting cap and a wait deadline, and is
+ * otherwise refused at once with the seconds after which a retry may fit (nginx `limit_conn` with a queue, as
+ * Netflix's concurrency-limits puts it: a fixed limit, a bounded queue, a bounded wait).
+ *
+ * - First come, first in: a large job at the head is not overtaken by small ones behind it, so it never starves.
+ * - A job costing more than the whole budget is let in alone (it counts as the whole budget).
+ * - `Retry-After`: the time the jobs ahead would take at the mean hold time seen so far (at least 1 s).
+ */
+
+export class AdmissionRefused extends Error {
+  /** Whole seconds after which a retry may be let in. */
+  readonly retryAfterS: number;
+  /** 'full': the waiting cap was reached; 'deadline': it waited its longest. */
+  readonly why: 'full' | 'deadline';
+  constructor(why: 'full' | 'deadline', retryAfterS: number, what: string) {
+    super(why === 'full' ? `too many ${what} are waiting` : `no room for this ${what} came free in time`);
+    this.name = 'AdmissionRefused';
+    this.why = why;
+    this.retryAfterS = retryAfterS;
+  }
+}
+
+export interface GateLimits {
+  /** Jobs in at once. */
+  concurrency: number;
+  /** Summed cost of the jobs in at once. */
+  budget: number;
+  /** Jobs that may wait; one more is refused at once. */
+  maxWaiting: number;
+  /** How long a job may wait to be let in, ms. */
+  maxWaitMs: number;
+  /** What a job is, for messages ("charts"). */
+  what?: string;
+}
+
+/** A job let in: release it when its work (and its hold on memory) is done. */
+export interface Admitted {
+  /** When it was let in (ms, performance.now()). */
+  readonly since: number;
+  release(): void;
+}
+
+interface Waiter {
+  cost: number;
+  admit: (a: Admitted) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class AdmissionGate {
+  readonly limits: GateLimits;
+  #inUse = 0;
+  #used = 0;
+  #queue: Waiter[] = [];
+  /** Mean hold time, ms (exponentially weighted; 1 s until something was let in and released). */
+  #meanHoldMs = 1000;
+  /** The most cost let in at once so far (for tests and the bench). */
+  peakCost = 0;
+
+  constructor(limits: GateLimits) {
+    this.limits = { ...limits, concurrency: Math.max(1, limits.concurrency), budget: Math.max(1, limits.budget) };
+  }
+
+  get inUse(): number {
+    return this.#inUse;
+  }
+
+  get used(): number {
+    return this.#used;
+  }
+
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  /** Seconds after which a job arriving now would likely be let in. */
+  retryAfterS(): number {
+    const ahead = this.#queue.length + 1;
+    return Math.max(1, Math.ceil((this.#meanHoldMs * ahead) / this.limits.concurrency / 1000));
+  }
+
+  /** Lets a job of `cost` in, or waits its turn; refuses (AdmissionRefused) when the queue is full or the wait too long. */
+  acquire(cost: number): Promise<Admitted> {
+    const c = Math.min(this.limits.budget, Math.max(0, cost));
+    if (this.#queue.length === 0 && this.#fits(c)) return Promise.resolve(this.#enter(c));
+    if (this.#queue.length >= this.limits.maxWaiting) return Promise.reject(new AdmissionRefused('full', this.retryAfterS(), this.limits.what ?? 'jobs'));
+    return new Promise<Admitted>((resolve, reject) => {
+      const w: Waiter = {
+        cost: c,
+        admit: resolve,
+        timer: setTimeout(() => {
+          const i = this.#queue.indexOf(w);
+          if (i >= 0) this.#queue.splice(i, 1);
+          reject(new AdmissionRefused('deadline', this.retryAfterS(), this.limits.what ?? 'jobs'));
+          this.#drain();
+        }, this.limits.maxWaitMs),
+      };
+      this.#queue.push(w);
+    });
+  }
+
+  #fits(cost: number): boolean {
+    return this.#inUse < this.limits.concurrency && (this.#inUse === 0 || this.#used + cost <= this.limits.budget);
+  }
+
+  #enter(cost: number): Admitted {
+    this.#inUse++;
+    this.#used += cost;
+    this.peakCost = Math.max(this.peakCost, this.#used);
+    const since = performance.now();
+    let released = false;
+    return {
+      since,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#inUse--;
+        this.#used -= cost;
+        this.#meanHoldMs = 0.8 * this.#meanHoldMs + 0.2 * (performance.now() - since);
+        this.#drain();
+      },
+    };
+  }
+
+  #drain(): void {
+    while (this.#queue.length > 0 && this.#fits(this.#queue[0]!.cost)) {
+      const w = this.#queue.shift()!;
+      clearTimeout(w.timer);
+      w.admit(this.#enter(w.cost));
+    }
+  }
+}
