@@ -10,6 +10,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { ChartDocument } from '../core/charts/page.ts';
 import { BASE_ARGS, resolveChromium, type ChromiumExecutable } from './chromium.ts';
+import { reportAdmitted, reportRefused, waitClock } from './admission.ts';
 
 /** What to render: a chart page to screenshot or a report to print (core/charts/page.ts). */
 export type RenderJob = ChartDocument;
@@ -82,6 +83,11 @@ export class ChartRenderer {
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxWaiting = options.maxWaiting ?? 32;
     this.#executable = options.executable;
+  }
+
+  /** Renders running and waiting for a page: the render queue (for the endpoint's metrics). */
+  get load(): { busy: number; waiting: number } {
+    return { busy: this.#busy, waiting: this.#waiting.length };
   }
 
   /** Starts the browser now rather than on the first render. */
@@ -255,10 +261,16 @@ export class ChartRenderer {
   async #slot(): Promise<void> {
     if (this.#busy < this.pages) {
       this.#busy++;
+      reportAdmitted('render', 0, false);
       return;
     }
-    if (this.#waiting.length >= this.maxWaiting) throw new RendererBusy();
+    if (this.#waiting.length >= this.maxWaiting) {
+      reportRefused('render');
+      throw new RendererBusy();
+    }
+    const admitted = waitClock('render');
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    admitted();
   }
 
   #release(): void {
