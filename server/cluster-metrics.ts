@@ -49,6 +49,8 @@ export function reportToCluster(registry: Registry): void {
   AggregatorRegistry.setRegistries([registry]);
   if (registered) return;
   registered = true;
+  // constructing one is what makes prom-client answer the supervisor's requests in a worker
+  new AggregatorRegistry();
   process.on('message', (message: Partial<Answer>) => {
     if (message?.type !== ANSWER || message.id === undefined) return;
     const p = pending.get(message.id);
