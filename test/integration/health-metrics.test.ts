@@ -14,6 +14,7 @@ import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
 import { ChartRenderer } from '../../lib/chart-renderer.ts';
 import { get, startEndpoint } from '../helpers/servers.ts';
 import { sampleValue } from '../helpers/prometheus.ts';
+import { ALERT_RULES } from '../../site/lib/operators-prometheus.ts';
 
 const R = '/radarnet/mirror/v3';
 const LEVEL = 'ts_koeln_rhein_water_level';
@@ -113,6 +114,10 @@ describe('/metrics', () => {
       expect(Math.abs(sampleValue(t, 'snapcat_build_age_seconds')! - (now - statSync(join(build, 'build.json')).mtimeMs) / 1000)).toBeLessThan(5);
       expect(sampleValue(t, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
       expect(sampleValue(t, 'snapcat_endpoint_processes')).toBe(1);
+      // the operators page's alert rules name only metrics /metrics has
+      const named = new Set(ALERT_RULES.match(/\bsnapcat_\w+/g));
+      expect(named.size).toBe(3);
+      for (const name of named) expect(t, name).toMatch(new RegExp(`^${name}[{ ]`, 'm'));
     } finally {
       await s.close();
     }
