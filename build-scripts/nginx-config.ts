@@ -53,6 +53,7 @@ export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
   json: { type: 'application/json', utf8: false },
   csv: { type: 'text/csv', utf8: true },
   sha1: { type: 'text/plain', utf8: true },
+  sha256: { type: 'text/plain', utf8: true },
   txt: { type: 'text/plain', utf8: true },
   html: { type: 'text/html', utf8: true },
   css: { type: 'text/css', utf8: true },

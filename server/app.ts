@@ -24,6 +24,7 @@ const SITE_TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.csv': 'text/csv; charset=utf-8',
   '.sha1': 'text/plain; charset=utf-8',
+  '.sha256': 'text/plain; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.svg': 'image/svg+xml',
