@@ -13,8 +13,8 @@
  * state is.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { all, run, sqlString, streamJoinedBytes, streamKeyedText } from '../../lib/duckdb.ts';
 import { checksumRecordSql } from '../../core/radar/record-sql.ts';
@@ -76,4 +76,48 @@ export async function writeTreeManifest(conn: DuckDBConnection, recorderConn: Du
   await run(conn, `DROP TABLE ${SHA}`);
   await run(conn, `DROP TABLE ${HASHED}`);
   return { sha256: digest.digest('hex'), hashed, reused: Number(counts!['files']) - hashed };
+}
+
+/** A manifest line as GNU sha256sum writes it (the same escapes as checksumRecordSql). */
+export function manifestLine(sha256: string, path: string): string {
+  if (!/[\\\n\r]/.test(path)) return `${sha256}  ${path}\n`;
+  return `\\${sha256}  ${path.replaceAll('\\', '\\\\').replaceAll('\n', '\\n').replaceAll('\r', '\\r')}\n`;
+}
+
+/**
+ * The manifest of a finished tree made again from its files, every one read and hashed (no tree state to reuse):
+ * for a tree changed outside a build (`npm run site`, which forgets the tree state). Written beside and renamed
+ * over the old one (whose name a later build may share as a hard link); `build.json` in `folder` gets the new
+ * digest, and `tree-sha256.parquet` goes with the tree state. Returns the digest.
+ */
+export function remakeTreeManifest(folder: string): string {
+  const site = join(folder, 'site');
+  const paths: string[] = [];
+  for (const e of readdirSync(site, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const rel = relative(site, join(e.parentPath, e.name));
+    if (rel !== MANIFEST_FILE) paths.push(rel);
+  }
+  paths.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const scratch = join(site, `${MANIFEST_FILE}.partial-${process.pid}`);
+  const fd = openSync(scratch, 'w');
+  const digest = createHash('sha256');
+  try {
+    for (const p of paths) {
+      const line = Buffer.from(manifestLine(createHash('sha256').update(readFileSync(join(site, p))).digest('hex'), p));
+      writeSync(fd, line);
+      digest.update(line);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(scratch, join(site, MANIFEST_FILE));
+  rmSync(join(folder, TREE_SHA256_FILE), { force: true });
+  const sha256 = digest.digest('hex');
+  const buildJson = join(folder, 'build.json');
+  const info = JSON.parse(readFileSync(buildJson, 'utf8')) as Record<string, unknown>;
+  const next = `${buildJson}.partial-${process.pid}`;
+  writeFileSync(next, JSON.stringify({ ...info, manifestSha256: sha256 }, null, 2) + '\n');
+  renameSync(next, buildJson);
+  return sha256;
 }

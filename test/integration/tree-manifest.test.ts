@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
-import { MANIFEST_FILE, TREE_SHA256_FILE, writeTreeManifest } from '../../build-scripts/lib/tree-manifest.ts';
+import { MANIFEST_FILE, manifestLine, remakeTreeManifest, TREE_SHA256_FILE, writeTreeManifest } from '../../build-scripts/lib/tree-manifest.ts';
 import { TreeWriter } from '../../build-scripts/lib/tree-writer.ts';
 import { Progress } from '../../build-scripts/lib/progress.ts';
 import { all, openDuckDB, sqlString } from '../../lib/duckdb.ts';
@@ -62,7 +62,7 @@ describe('manifest.sha256 of a build', () => {
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
-  });
+  }, 240_000);
 });
 
 describe('manifest names', () => {
@@ -85,6 +85,9 @@ describe('manifest names', () => {
       expect(text).toContain(`\\${sha256(Buffer.from('file 1\n'))}  back\\\\slash.txt\n`);
       expect(text).toContain(`\\${sha256(Buffer.from('file 2\n'))}  new\\nline.txt\n`);
       expect(text.split('\n')).toHaveLength(names.length + 1);
+      // the lines a manifest made again outside a build writes (remakeTreeManifest) are the same
+      const sorted = [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+      expect(sorted.map((n) => manifestLine(sha256(readFileSync(join(site, n))), n)).join('')).toBe(text);
       const check = sha256sumCheck(site);
       expect(check.status, check.out).toBe(0);
       // the next build's state: each file's SHA-256 by path and digest
@@ -100,5 +103,28 @@ describe('manifest names', () => {
       db.closeSync();
       rmSync(folder, { recursive: true, force: true });
     }
-  });
+  }, 240_000);
+});
+
+describe('a tree changed outside a build (npm run site)', () => {
+  test('its manifest is made again from every file, and build.json names the new digest', () => {
+    const folder = runTmp(inject('demoSnapshot'), 'manifest-remade');
+    rmSync(folder, { recursive: true, force: true });
+    const build = realpathSync(inject('demoBuild'));
+    cpSync(join(build, 'site'), join(folder, 'site'), { recursive: true, dereference: true });
+    cpSync(join(build, 'build.json'), join(folder, 'build.json'));
+    try {
+      mkdirSync(join(folder, 'site', 'docs', 'extra'), { recursive: true });
+      writeFileSync(join(folder, 'site', 'docs', 'extra', 'index.html'), '<p>a page added by npm run site</p>\n');
+      const digest = remakeTreeManifest(folder);
+      const manifest = readFileSync(join(folder, 'site', MANIFEST_FILE));
+      expect(digest).toBe(sha256(manifest));
+      expect(manifest.toString()).toContain('  docs/extra/index.html\n');
+      expect((JSON.parse(readFileSync(join(folder, 'build.json'), 'utf8')) as { manifestSha256: string }).manifestSha256).toBe(digest);
+      const check = sha256sumCheck(join(folder, 'site'));
+      expect(check.status, check.out).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
