@@ -168,11 +168,15 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
           const built = await buildSite({ buildFolder: dir, quiet: true, writer });
           stats['site pages'] = built.pages;
         }
-        progress.begin('tree state and manifest');
+        progress.begin('tree state');
         let manifest: ManifestResult | undefined;
         const all = await state.finish(writer, dir, {
           path: MANIFEST_FILE,
-          write: async (filesSql) => void (manifest = await writeTreeManifest(conn, recorderConn, writer, site, filesSql, dir, state.baseFolder)),
+          write: async (filesSql) => {
+            progress.begin('manifest');
+            manifest = await writeTreeManifest(conn, recorderConn, writer, site, filesSql, dir, state.baseFolder);
+            progress.begin('tree state saved');
+          },
         });
         stats['manifest files hashed'] = manifest!.hashed;
         stats['manifest files reused'] = manifest!.reused;

@@ -273,6 +273,7 @@ function siteCases(p: Pair): Case[] {
     { name: 'site index.html', target: '/index.html', fromTree: true },
     { name: 'site stylesheet', target: '/site.css', fromTree: true },
     { name: 'OpenAPI document', target: '/openapi.json', fromTree: true },
+    { name: 'the tree\'s manifest', target: '/manifest.sha256', fromTree: true },
     { name: 'site: no such page', target: '/nothing', fromTree: false },
     { name: 'site: folder without index', target: '/_astro/', fromTree: false },
     { name: 'site: the server\'s error pages are no path', target: '/.snapcat-nginx/400', fromTree: false },
