@@ -3,7 +3,8 @@
  * - `GET /healthz`: 200 `{"status": "ok", "name": …, "taken_at": …}` of the build served; 503 (the JSON error
  *   body, `Retry-After`) while no build is open.
  * - `GET /metrics`: the Prometheus text format (server/metrics.ts); with `--workers N` every worker's, summed.
- * Both are `Cache-Control: no-store` with no ETag: they describe this moment, not the build.
+ * Both are `Cache-Control: no-store` with no ETag: they describe this moment, not the build. Methods other than
+ * GET and HEAD are 405, but OPTIONS, which the app answers as on any path.
  */
 import cluster from 'node:cluster';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,7 +26,8 @@ export function answerOps(req: IncomingMessage, res: ServerResponse, build: Serv
   const target = req.url ?? '/';
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
-  if (path !== HEALTH_PATH && path !== METRICS_PATH) return false;
+  // OPTIONS (the CORS preflight, answered alike on every path) is the app's
+  if ((path !== HEALTH_PATH && path !== METRICS_PATH) || req.method === 'OPTIONS') return false;
   applyBaseHeaders(res);
   res.setHeader('Cache-Control', 'no-store');
   if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -37,6 +37,11 @@ describe('/healthz', () => {
       const post = await fetch(`${s.url}/healthz`, { method: 'POST', body: 'x' });
       expect(post.status).toBe(405);
       expect(await post.json()).toMatchObject({ statusCode: 405, reason: 'Method Not Allowed' });
+      // OPTIONS (the CORS preflight) is answered as on any other path of the site
+      const preflight = (path: string) => fetch(`${s.url}${path}`, { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } });
+      const [health, docs] = await Promise.all([preflight('/healthz'), preflight('/docs/')]);
+      expect(health.status).toBe(docs.status);
+      expect(health.headers.get('allow')).toBe(docs.headers.get('allow'));
     } finally {
       await s.close();
     }
