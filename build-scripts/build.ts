@@ -34,6 +34,7 @@ import { buildAtomically, type BaseTree } from './lib/atomic-output.ts';
 import { TreeState } from './lib/tree-state.ts';
 import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
+import { MANIFEST_FILE, writeTreeManifest, type ManifestResult } from './lib/tree-manifest.ts';
 import { buildRadar } from './radar/build-radar.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { tableReadSql } from './snapshot/files.ts';
@@ -155,7 +156,8 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
           });
         }
         const tree = await state.totals(writer);
-        await writeFile(join(dir, 'build.json'), JSON.stringify({ snapshot: snap.manifest, timeseriesProfile, files: tree.files, bytes: tree.bytes }, null, 2) + '\n');
+        const buildInfo = { snapshot: snap.manifest, timeseriesProfile, files: tree.files, bytes: tree.bytes };
+        await writeFile(join(dir, 'build.json'), JSON.stringify(buildInfo, null, 2) + '\n');
         if (opts.dbOnly) return;
         // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
         writer.write(OPENAPI_PATH, JSON.stringify(openApiDocument(), null, 2) + '\n');
@@ -167,7 +169,19 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
           stats['site pages'] = built.pages;
         }
         progress.begin('tree state');
-        const all = await state.finish(writer, dir);
+        let manifest: ManifestResult | undefined;
+        const all = await state.finish(writer, dir, {
+          path: MANIFEST_FILE,
+          write: async (filesSql) => {
+            progress.begin('manifest');
+            manifest = await writeTreeManifest(conn, recorderConn, writer, site, filesSql, dir, state.baseFolder);
+            progress.begin('tree state saved');
+          },
+        });
+        stats['manifest files hashed'] = manifest!.hashed;
+        stats['manifest files reused'] = manifest!.reused;
+        // build.json names the manifest's digest (the file itself lists the tree, build.json is beside it)
+        await writeFile(join(dir, 'build.json'), JSON.stringify({ ...buildInfo, manifestSha256: manifest!.sha256 }, null, 2) + '\n');
         stats['tree files'] = all.files;
         stats['tree files written'] = writer.counts.written;
         stats['tree files kept'] = all.files - writer.counts.written;

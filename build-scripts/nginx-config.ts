@@ -20,6 +20,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorBody, errorObject, HttpError } from '../core/http/errors.ts';
+import { HEALTH_PATH, METRICS_PATH } from '../core/http/route-family.ts';
 import { ACCEPT_ANY, acceptExactly, BOOLEAN_VALUE, CLEAN_REQUEST_URI, escapeRegex, firstValueOf, queryOnlyOf, RADAR, TIMESERIES } from '../core/nginx/static-rules.ts';
 import { CACHE_CONTROL, SECURITY_HEADERS } from '../server/http-cache.ts';
 import { COMPRESS_MIN_BYTES } from '../core/http/content-coding.ts';
@@ -61,6 +62,7 @@ export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
   json: { type: 'application/json', utf8: false },
   csv: { type: 'text/csv', utf8: true },
   sha1: { type: 'text/plain', utf8: true },
+  sha256: { type: 'text/plain', utf8: true },
   txt: { type: 'text/plain', utf8: true },
   html: { type: 'text/html', utf8: true },
   css: { type: 'text/css', utf8: true },
@@ -356,7 +358,13 @@ ${[R, ...RADAR.aliases].map((P) => `    location = ${P} {
       error_page 418 = @endpoint;
       return 418;
     }
-${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
+    # The endpoint's paths for operators: never a file, always the endpoint (whose own state they report)
+${[HEALTH_PATH, METRICS_PATH].map((P) => `    location = ${P} {
+      recursive_error_pages on;
+      error_page 418 = @endpoint;
+      return 418;
+    }
+`).join('')}${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
 ${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      # (not sent when empty: only pre-rendered charts are downloads)\n      add_header Content-Disposition $snap_ts_disposition;\n`, 'Accept, Accept-Language')}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
 

@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { placeSiteFiles, placeSiteFilesWith, SITE_FILES_MANIFEST } from './lib/site-files.ts';
 import { forgetTreeState } from './lib/tree-state.ts';
+import { remakeTreeManifest } from './lib/tree-manifest.ts';
 import type { TreeWriter } from './lib/tree-writer.ts';
 
 /** The repository root: where astro.config.mjs, site/ and public/ are. */
@@ -59,6 +60,8 @@ export async function buildSite(opts: { buildFolder: string; quiet?: boolean; wr
     const manifest = join(folder, SITE_FILES_MANIFEST);
     if (!opts.writer) forgetTreeState(folder);
     const files = opts.writer ? await placeSiteFilesWith(opts.writer, scratch, manifest) : await placeSiteFiles(scratch, siteDir, manifest);
+    // pages changed in a finished tree: its manifest is made again from the files (tree-manifest.ts)
+    if (!opts.writer) remakeTreeManifest(folder);
     const pages = files.filter((f) => f.endsWith('.html')).length;
     const seconds = (performance.now() - t0) / 1000;
     if (!opts.quiet) process.stderr.write(`site: ${pages} pages (${files.length} files) in ${seconds.toFixed(1)} s -> ${siteDir}\n`);

@@ -33,6 +33,8 @@ export interface GateLimits {
   maxWaitMs: number;
   /** What a job is, for messages ("charts"). */
   what?: string;
+  /** The gate's name in what the gates report (the endpoint's metrics), if it reports. */
+  gate?: Gate;
 }
 
 /** A job let in: release it when its work (and its hold on memory) is done. */
@@ -46,6 +48,8 @@ interface Waiter {
   cost: number;
   admit: (a: Admitted) => void;
   timer: NodeJS.Timeout;
+  /** When it began to wait (ms, performance.now()). */
+  since: number;
 }
 
 export class AdmissionGate {
@@ -83,15 +87,27 @@ export class AdmissionGate {
   /** Lets a job of `cost` in, or waits its turn; refuses (AdmissionRefused) when the queue is full or the wait too long. */
   acquire(cost: number): Promise<Admitted> {
     const c = Math.min(this.limits.budget, Math.max(0, cost));
-    if (this.#queue.length === 0 && this.#fits(c)) return Promise.resolve(this.#enter(c));
-    if (this.#queue.length >= this.limits.maxWaiting) return Promise.reject(new AdmissionRefused('full', this.retryAfterS(), this.limits.what ?? 'jobs'));
+    const gate = this.limits.gate;
+    if (this.#queue.length === 0 && this.#fits(c)) {
+      if (gate) reportAdmitted(gate, 0, false);
+      return Promise.resolve(this.#enter(c));
+    }
+    if (this.#queue.length >= this.limits.maxWaiting) {
+      if (gate) reportRefused(gate);
+      return Promise.reject(new AdmissionRefused('full', this.retryAfterS(), this.limits.what ?? 'jobs'));
+    }
     return new Promise<Admitted>((resolve, reject) => {
       const w: Waiter = {
         cost: c,
-        admit: resolve,
+        since: performance.now(),
+        admit: (a) => {
+          if (gate) reportAdmitted(gate, (a.since - w.since) / 1000, true);
+          resolve(a);
+        },
         timer: setTimeout(() => {
           const i = this.#queue.indexOf(w);
           if (i >= 0) this.#queue.splice(i, 1);
+          if (gate) reportRefused(gate);
           reject(new AdmissionRefused('deadline', this.retryAfterS(), this.limits.what ?? 'jobs'));
           this.#drain();
         }, this.limits.maxWaitMs),
@@ -130,4 +146,46 @@ export class AdmissionGate {
       w.admit(this.#enter(w.cost));
     }
   }
+}
+
+// ---------- what the gates report ----------
+
+/**
+ * What the process's admission gates report: how long each admission waited and which were refused. The gates
+ * (the DuckDB connection pool and its bulk lane, server/served-build.ts; the chart renderer's pages,
+ * lib/chart-renderer.ts) call `admitted` and `refused`; whoever wants to know (the endpoint's metrics,
+ * server/metrics.ts) subscribes. Nothing is kept here: with no subscriber a report costs a loop over an empty set.
+ */
+
+/** The gates: `duckdb` a connection of the radar catalogue's pool, `bulk` a turn of the bulk lane, `render` a page of the chart renderer. */
+export const GATES = ['duckdb', 'bulk', 'render'] as const;
+export type Gate = (typeof GATES)[number];
+
+export interface AdmissionObserver {
+  /** An admission: `waitedSeconds` 0 when it went straight through, `queued` whether it had to wait its turn. */
+  admitted(gate: Gate, waitedSeconds: number, queued: boolean): void;
+  /** Refused (answered 503): the waiting line was full, or, at a gate with a wait deadline, the wait too long. */
+  refused(gate: Gate): void;
+}
+
+const observers = new Set<AdmissionObserver>();
+
+/** Subscribes `o` to every gate of this process; returns the unsubscribe. */
+export function observeAdmissions(o: AdmissionObserver): () => void {
+  observers.add(o);
+  return () => void observers.delete(o);
+}
+
+export function reportAdmitted(gate: Gate, waitedSeconds: number, queued: boolean): void {
+  for (const o of observers) o.admitted(gate, waitedSeconds, queued);
+}
+
+export function reportRefused(gate: Gate): void {
+  for (const o of observers) o.refused(gate);
+}
+
+/** A clock for waits: call the result when admitted. */
+export function waitClock(gate: Gate): () => void {
+  const t0 = performance.now();
+  return () => reportAdmitted(gate, (performance.now() - t0) / 1000, true);
 }

@@ -115,8 +115,14 @@ export class ChartRenderer {
       maxWaiting: this.maxWaiting,
       maxWaitMs: options.maxWaitMs ?? 10_000,
       what: 'charts',
+      gate: 'render',
     });
     this.#executable = options.executable;
+  }
+
+  /** Renders let in and waiting to be: the render queue (for the endpoint's metrics). */
+  get load(): { busy: number; waiting: number } {
+    return { busy: this.gate.inUse, waiting: this.gate.waiting };
   }
 
   /** Starts the browser now rather than on the first render. */

@@ -2,6 +2,7 @@
  * The endpoint: one node:http server. API paths go to their handler; everything else is a file of the
  * static tree (the docs site). Every error leaves as the one JSON error body.
  */
+import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -13,15 +14,19 @@ import { preflightHeaders, READ_METHODS } from '../core/http/cors.ts';
 import { handleTimeseries, timeseriesMethods, type TimeseriesOptions } from './timeseries-handler.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { sendBytes, sendError, trySendFile } from './respond.ts';
-import { applyCommonHeaders, forgetCaching, SECURITY_HEADERS } from './http-cache.ts';
+import { applyBaseHeaders, applyCommonHeaders, forgetCaching, SECURITY_HEADERS } from './http-cache.ts';
 import { compressAnswers } from './compression.ts';
 import type { ServedBuild } from './served-build.ts';
+import { EndpointMetrics } from './metrics.ts';
+import { answerOps, noBuildOpen } from './ops-handler.ts';
+import { reportToCluster } from './cluster-metrics.ts';
 
 const SITE_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json',
   '.csv': 'text/csv; charset=utf-8',
   '.sha1': 'text/plain; charset=utf-8',
+  '.sha256': 'text/plain; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -121,12 +126,25 @@ export interface AppOptions {
   renderer?: ChartRenderer;
 }
 
-export function createApp(getBuild: () => ServedBuild, options: AppOptions = {}): Server {
+/**
+ * The endpoint over the build `getBuild` gives: undefined while it has none open yet (every request then 503,
+ * /healthz included; /metrics answers). Its metrics (server/metrics.ts) are the server's `metrics`.
+ */
+export function createApp(getBuild: () => ServedBuild | undefined, options: AppOptions = {}): Server & { metrics: EndpointMetrics } {
   const own = options.renderer === undefined;
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
+  const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer });
+  if (cluster.isWorker) reportToCluster(metrics.registry);
   const server = createServer((req, res) => {
+    metrics.observe(req, res);
     const build = getBuild();
     compressAnswers(req, res);
+    if (answerOps(req, res, build, metrics)) return;
+    if (!build) {
+      applyBaseHeaders(res);
+      sendError(req, res, noBuildOpen());
+      return;
+    }
     if (applyCommonHeaders(req, res, build.tag)) return;
     build.inFlight++;
     res.once('close', () => build.inFlight--);
@@ -135,7 +153,8 @@ export function createApp(getBuild: () => ServedBuild, options: AppOptions = {})
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
   if (own) server.on('close', () => void ts.renderer.close());
-  return server;
+  server.on('close', () => metrics.close());
+  return Object.assign(server, { metrics });
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions, ts: TimeseriesOptions): Promise<void> {

@@ -54,10 +54,7 @@ export function matchingEtag(header: string | undefined, etag: string): string |
  * Handlers' own writeHead headers are merged over these.
  */
 export function applyCommonHeaders(req: IncomingMessage, res: ServerResponse, buildTag: string): boolean {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'Link, ETag, Content-Disposition');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+  applyBaseHeaders(res);
   res.setHeader('Vary', isTimeseriesTarget(req.url) ? 'Accept, Accept-Language' : 'Accept');
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const etag = etagOf(buildTag, req);
@@ -69,6 +66,15 @@ export function applyCommonHeaders(req: IncomingMessage, res: ServerResponse, bu
   res.writeHead(304);
   res.end();
   return true;
+}
+
+/** CORS, security headers and `Vary`: what every answer carries, the uncached ones (/healthz, /metrics) too. */
+export function applyBaseHeaders(res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'Link, ETag, Content-Disposition');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+  res.setHeader('Vary', 'Accept');
 }
 
 /** An error must not be cached or revalidated as if it were the answer. */

@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { openServedBuild, type ServedBuild } from './served-build.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
+import { answerClusterMetrics } from './cluster-metrics.ts';
 import { parseProfile, PROFILE_ENV, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 
 export interface ServeOptions extends AppOptions {
@@ -40,9 +41,23 @@ export interface ServeOptions extends AppOptions {
  */
 export async function serve(opts: ServeOptions) {
   const open = (folder: string) => openServedBuild(folder, 4, { ...(opts.queryTimeoutMs ? { queryTimeoutMs: opts.queryTimeoutMs } : {}), ...(opts.duckdbThreads ? { threads: opts.duckdbThreads } : {}) });
-  let build = await open(realpathSync(opts.build));
   const renderer = opts.renderer ?? new ChartRenderer();
-  const server = createApp(() => build, { ...opts, renderer });
+  // undefined until the first build is open: the endpoint answers 503 meanwhile (/healthz says so)
+  let opened: ServedBuild | undefined;
+  const server = createApp(() => opened, { ...opts, renderer });
+  const listening = () => new Promise<void>((resolve) => server.listen(opts.port, opts.host, resolve));
+  // A single endpoint listens first, so a health check sees 503 while the build opens. A worker of --workers opens
+  // first: until it listens, node:cluster hands its connections to the workers that answer.
+  const listenFirst = !cluster.isWorker;
+  if (listenFirst) await listening();
+  try {
+    opened = await open(realpathSync(opts.build));
+  } catch (e) {
+    if (listenFirst) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!opts.renderer) await renderer.close();
+    throw e;
+  }
+  let build: ServedBuild = opened;
   let swapping = false;
   /** Builds that could not be opened, reported once each (the watch looks again every 2 s while one is linked). */
   const refused = new Set<string>();
@@ -62,7 +77,7 @@ export async function serve(opts: ServeOptions) {
       if (target === build.folder || refused.has(target)) return;
       const next = await open(target);
       const old = build;
-      build = next;
+      build = opened = next;
       console.error(`snapcat now serving ${next.manifest.name} (taken at ${next.manifest.taken_at}) from ${target}`);
       retire(old);
     } catch (e) {
@@ -77,7 +92,7 @@ export async function serve(opts: ServeOptions) {
   const watchMs = opts.watchMs ?? 2000;
   const watcher = watchMs > 0 ? setInterval(() => void watch(), watchMs) : undefined;
   watcher?.unref();
-  await new Promise<void>((resolve) => server.listen(opts.port, opts.host, resolve));
+  if (!listenFirst) await listening();
   const address = server.address() as AddressInfo;
   return {
     server,
@@ -117,6 +132,7 @@ export function supervise(workers: number, worker?: { exec: string; args: string
   const listened = new Set<number>();
   const deaths: number[] = [];
   const fork = () => cluster.fork();
+  answerClusterMetrics();
   for (let i = 0; i < workers; i++) fork();
   cluster.on('listening', (w) => listened.add(w.id));
   const stop = (code: number) => {

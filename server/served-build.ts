@@ -3,7 +3,7 @@
  * with a small pool of connections (requests borrow one for the life of a query); the Timeseries API's metadata,
  * read from its database at start, and its series file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -22,6 +22,7 @@ import { parseProfile, type TimeseriesProfile } from '../core/timeseries/profile
 import type { ResidentTable } from '../core/radar/resident.ts';
 import type { ResourceName } from '../core/radar/resources.ts';
 import { loadResidentTables } from './resident-tables.ts';
+import { reportAdmitted, reportRefused, waitClock } from '../lib/admission.ts';
 
 /** Defaults: a query may run 10 s before it is interrupted; at most 64 requests wait for a connection. */
 export const QUERY_TIMEOUT_MS = 10_000;
@@ -83,13 +84,20 @@ class BulkLane {
     return this.queue.length;
   }
 
+  get busy(): number {
+    return this.running;
+  }
+
   async enter(): Promise<void> {
     if (this.running < BULK_AT_ONCE) {
       this.running++;
+      reportAdmitted('bulk', 0, false);
       return;
     }
     // the turn is handed over by leave, with `running` left as it was
+    const admitted = waitClock('bulk');
     await new Promise<void>((resolve) => this.queue.push(resolve));
+    admitted();
   }
 
   leave(): void {
@@ -101,6 +109,11 @@ class BulkLane {
 
 /** The process's one bulk lane, shared by its pools: a new build takes turns from the lane the old one still uses. */
 const bulkLane = new BulkLane();
+
+/** The bulk lane's answers running and waiting (for the endpoint's metrics). */
+export function bulkLaneLoad(): { busy: number; waiting: number } {
+  return { busy: bulkLane.busy, waiting: bulkLane.waiting };
+}
 
 /**
  * DuckDB's buffers for a database build. What they cache is in the OS page cache as well (the database file), so
@@ -139,9 +152,11 @@ export class ConnectionPool {
   private readonly instance: DuckDBInstance;
   readonly queryTimeoutMs: number;
   readonly maxWaiting: number;
+  readonly size: number;
 
-  private constructor(instance: DuckDBInstance, limits: PoolLimits) {
+  private constructor(instance: DuckDBInstance, limits: PoolLimits, size: number) {
     this.instance = instance;
+    this.size = size;
     this.queryTimeoutMs = limits.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
     this.maxWaiting = limits.maxWaiting ?? MAX_WAITING;
   }
@@ -157,16 +172,30 @@ export class ConnectionPool {
       fileSearchPath: dirname(path),
       tempDirectory: join(tmpdir(), `snapcat-duckdb-${process.pid}-${++pools}`),
     });
-    const pool = new ConnectionPool(instance, limits);
+    const pool = new ConnectionPool(instance, limits, size);
     for (let i = 0; i < size; i++) pool.idle.push(await instance.connect());
     return pool;
   }
 
+  /** Connections lent out and requests waiting for one (for the endpoint's metrics). */
+  get load(): { busy: number; waiting: number } {
+    return { busy: this.size - this.idle.length, waiting: this.waiting.length };
+  }
+
   async acquire(): Promise<DuckDBConnection> {
     const c = this.idle.pop();
-    if (c) return c;
-    if (this.waiting.length >= this.maxWaiting) throw tooBusy();
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (c) {
+      reportAdmitted('duckdb', 0, false);
+      return c;
+    }
+    if (this.waiting.length >= this.maxWaiting) {
+      reportRefused('duckdb');
+      throw tooBusy();
+    }
+    const admitted = waitClock('duckdb');
+    const conn = await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve));
+    admitted();
+    return conn;
   }
 
   release(c: DuckDBConnection): void {
@@ -183,7 +212,10 @@ export class ConnectionPool {
    */
   async with<T>(fn: (c: DuckDBConnection, answering: () => void, leaveLane: () => void) => Promise<T>, opts: { bulk?: boolean } = {}): Promise<T> {
     if (!opts.bulk) return this.withConnection((c, answering) => fn(c, answering, () => {}));
-    if (bulkLane.waiting + this.waiting.length >= this.maxWaiting) throw tooBusy();
+    if (bulkLane.waiting + this.waiting.length >= this.maxWaiting) {
+      reportRefused('bulk');
+      throw tooBusy();
+    }
     await bulkLane.enter();
     let inLane = true;
     const leaveLane = () => {
@@ -272,6 +304,8 @@ export interface ServedBuild {
   inFlight: number;
   /** Identifies this build's answers: a hash of its build.json and folder name, the base of every ETag. */
   tag: string;
+  /** When the build was made: the time its build.json was written, ms since the epoch (build.json holds no clock time). */
+  builtAt: number;
   /** The radar catalogue: its database, facts about it, and its small tables in memory. */
   radar?: { pool: ConnectionPool; facts: CatalogueFacts; resident: Partial<Record<ResourceName, ResidentTable>> };
   /**
@@ -293,6 +327,7 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
     manifest: info.snapshot,
     inFlight: 0,
     tag: createHash('sha1').update(`${basename(folder)}\n${buildJson}`).digest('base64url').slice(0, 16),
+    builtAt: statSync(join(folder, 'build.json')).mtimeMs,
     close() {
       build.radar?.pool.close();
       if (build.timeseries) closeSeriesFile(build.timeseries.series);

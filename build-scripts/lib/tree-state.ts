@@ -150,12 +150,15 @@ export class TreeState {
   readonly baseFiles: Map<string, string>;
   /** True when the folder already holds the base tree. */
   readonly overBase: boolean;
+  /** The folder the base's state was read from (undefined: no base). */
+  readonly baseFolder: string | undefined;
   /** The base's signatures (tags, collections); this build's, as reusable and collectionReusable learn them. */
   private readonly baseMeta: Pick<TreeStateMeta, 'tags' | 'collections'>;
   private readonly meta: Pick<TreeStateMeta, 'tags' | 'collections'> = { tags: {}, collections: {} };
 
-  private constructor(conn: DuckDBConnection, recorderConn: DuckDBConnection, baseFiles: Map<string, string>, overBase: boolean, baseMeta: Pick<TreeStateMeta, 'tags' | 'collections'>) {
+  private constructor(conn: DuckDBConnection, recorderConn: DuckDBConnection, baseFiles: Map<string, string>, overBase: boolean, baseMeta: Pick<TreeStateMeta, 'tags' | 'collections'>, baseFolder?: string) {
     this.conn = conn;
+    this.baseFolder = baseFolder;
     this.recorderConn = recorderConn;
     this.baseFiles = baseFiles;
     this.overBase = overBase;
@@ -185,7 +188,7 @@ export class TreeState {
     await run(conn, `CREATE OR REPLACE TABLE ${BASE_KEYS} AS SELECT res, k, fp FROM read_parquet(${sqlString(join(stateFolder, TREE_KEYS_FILE))})`);
     await run(conn, `CREATE OR REPLACE TABLE ${BASE_FILES} AS SELECT path, md5, bytes FROM read_parquet(${sqlString(join(stateFolder, TREE_FILES_FILE))})`);
     const rows = await all(conn, `SELECT path, md5 FROM ${BASE_FILES}`);
-    return new TreeState(conn, recorderConn, new Map(rows.map((r) => [r['path'] as string, r['md5'] as string])), true, meta);
+    return new TreeState(conn, recorderConn, new Map(rows.map((r) => [r['path'] as string, r['md5'] as string])), true, meta, stateFolder);
   }
 
   /**
@@ -374,9 +377,11 @@ export class TreeState {
 
   /**
    * Ends the build's tree: files of the base tree this build does not have are removed, and the state is saved
-   * in `folder` for the next build.
+   * in `folder` for the next build. `lastFile` (the manifest, tree-manifest.ts) is then handed the SQL of every
+   * file of the tree, `(path, digest)`, and writes the file `path` through the writer, which is recorded too
+   * (the base's file of that name is left to it, not removed).
    */
-  async finish(writer: TreeWriter, folder: string): Promise<{ files: number; bytes: number }> {
+  async finish(writer: TreeWriter, folder: string, lastFile?: { path: string; write: (filesSql: string) => Promise<void> }): Promise<{ files: number; bytes: number }> {
     const appender = await this.conn.createAppender('tree_new_files', 'main', 'memory');
     for (const [path, f] of writer.files) {
       appender.appendVarchar(path);
@@ -385,7 +390,18 @@ export class TreeState {
       appender.endRow();
     }
     appender.closeSync();
-    if (this.overBase) for (const path of await this.staleFiles()) writer.remove(path);
+    if (this.overBase) for (const path of await this.staleFiles()) if (path !== lastFile?.path) writer.remove(path);
+    if (lastFile) {
+      await lastFile.write(`SELECT p.prefix || n.k || p.suffix AS path, CAST(n.h AS VARCHAR) AS digest FROM ${ALL_ID_ROWS} n JOIN ${tagPathsSql(this.meta.tags)} USING (tag) UNION ALL SELECT path, md5 FROM ${NEW_FILES}`);
+      const f = writer.files.get(lastFile.path);
+      if (!f) throw new Error(`tree state: ${lastFile.path} was not written`);
+      const last = await this.conn.createAppender('tree_new_files', 'main', 'memory');
+      last.appendVarchar(lastFile.path);
+      last.appendVarchar(f.md5);
+      last.appendBigInt(BigInt(f.bytes));
+      last.endRow();
+      last.closeSync();
+    }
     const tree = await this.totals(writer);
     rmSync(join(folder, TREE_STATE_META), { force: true });
     const copy = (sql: string, file: string) => run(this.conn, `COPY (${sql}) TO ${sqlString(join(folder, file))} (FORMAT parquet, COMPRESSION zstd)`);

@@ -96,6 +96,20 @@ describe('incremental builds', () => {
     expect(unchanged).toBeGreaterThan(second.tree.size / 2);
   });
 
+  test('the manifest is the full build\'s, and the incremental build read and hashed only the files it wrote', () => {
+    const manifest = (r: BuildResult) => readFileSync(join(r.folder, 'site', 'manifest.sha256'));
+    expect(manifest(second.result).equals(manifest(full.result))).toBe(true);
+    const digest = (r: BuildResult) => (JSON.parse(readFileSync(join(r.folder, 'build.json'), 'utf8')) as { manifestSha256: string }).manifestSha256;
+    expect(digest(second.result)).toBe(createHash('sha256').update(manifest(second.result)).digest('hex'));
+    // every file but the manifest is listed; the first build hashed them all, the second only those it wrote
+    expect(first.result.stats['manifest files hashed']).toBe(first.tree.size - 1);
+    expect(first.result.stats['manifest files reused']).toBe(0);
+    const written = second.result.stats['tree files written']! - 1;
+    expect(written).toBeGreaterThan(0);
+    expect(second.result.stats['manifest files hashed']).toBe(written);
+    expect(second.result.stats['manifest files reused']).toBe(second.tree.size - 1 - written);
+  });
+
   test('the files of the served build were not written to', () => {
     sameBytes(firstAfter, first.tree);
   });
@@ -106,6 +120,7 @@ describe('incremental builds', () => {
     const again = await build({ snapshot: day2, out: out(), quiet: true, recycleAfterMs: 0 });
     expect(again.base?.how).toBe('recycled');
     expect(again.stats['tree files written']).toBe(0);
+    expect(again.stats['manifest files hashed']).toBe(0);
     sameBytes(readTree(again.folder), first.tree);
     // and back to day 3 over the day-3 folder, recycled too, against the build into an empty folder
     const third = await build({ snapshot: day3, out: out(), quiet: true, recycleAfterMs: 0 });

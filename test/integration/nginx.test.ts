@@ -282,6 +282,7 @@ function siteCases(p: Pair): Case[] {
     { name: 'site index.html', target: '/index.html', fromTree: true },
     { name: 'site stylesheet', target: '/site.css', fromTree: true },
     { name: 'OpenAPI document', target: '/openapi.json', fromTree: true },
+    { name: 'the tree\'s manifest', target: '/manifest.sha256', fromTree: true },
     { name: 'site: no such page', target: '/nothing', fromTree: false },
     { name: 'site: folder without index', target: '/_astro/', fromTree: false },
     { name: 'site: the server\'s error pages are no path', target: '/.snapcat-nginx/400', fromTree: false },
@@ -544,6 +545,30 @@ describe('nginx compresses what it serves', () => {
   });
 });
 
+describe('nginx: the endpoint\'s paths for operators', () => {
+  test('/healthz and /metrics always reach the endpoint, uncached, with its status and headers', async (ctx) => {
+    if (!nginxBin) return ctx.skip();
+    const cases: Case[] = [
+      { name: 'health', target: '/healthz', fromTree: false },
+      { name: 'health with a query', target: '/healthz?verbose=1', fromTree: false },
+      { name: 'health, HEAD', target: '/healthz', method: 'HEAD', fromTree: false },
+      { name: 'health, POST', target: '/healthz', method: 'POST', body: 'x', fromTree: false },
+      // the metrics change with every request (this one counted): headers only
+      { name: 'metrics', target: '/metrics', fromTree: false, headersOnly: true },
+    ];
+    const r = await radar.compare(cases);
+    expect(r.differences).toEqual([]);
+    expect(r.toEndpoint).toBe(cases.length);
+    const { answer } = await radar.viaNginx({ name: 'health', target: '/healthz' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(answer.body.toString())).toMatchObject({ status: 'ok', name: radar.endpoint.build.manifest.name, taken_at: radar.endpoint.build.manifest.taken_at });
+    const metrics = await radar.viaNginx({ name: 'metrics', target: '/metrics' });
+    expect(metrics.answer.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(metrics.answer.body.toString()).toMatch(/^snapcat_http_requests_total\{family="health",status="200"\} \d+$/m);
+  });
+});
+
 describe('nginx keeps answering from the tree when the endpoint is gone', () => {
   test('files still answer; a live request is 503 with the JSON error body', async (ctx) => {
     if (!nginxBin) return ctx.skip();
@@ -564,6 +589,10 @@ describe('nginx keeps answering from the tree when the endpoint is gone', () => 
     const body = JSON.parse(live.body.toString()) as { statusCode: number; reason: string; userMessage: string };
     expect(body).toMatchObject({ statusCode: 503, reason: 'Service Unavailable' });
     expect(body.userMessage).toMatch(/endpoint/);
+    // a health check through nginx sees the endpoint gone
+    const health = await rawRequest(radar.nginx.url, '/healthz');
+    expect(health.status).toBe(503);
+    expect(JSON.parse(health.body.toString())).toMatchObject({ statusCode: 503 });
   });
 
   test('a body over nginx\'s own limit is 413 with the JSON error body', async (ctx) => {

@@ -3,9 +3,11 @@
  * the supervisor stops them all.
  */
 import { execFileSync } from 'node:child_process';
+import { get as httpGet } from 'node:http';
 import { describe, expect, inject, test } from 'vitest';
 import { startEndpointProcess } from '../../bench/radar.ts';
 import { freePort } from '../helpers/nginx.ts';
+import { sampleValue } from '../helpers/prometheus.ts';
 
 function childrenOf(pid: number): number[] {
   try {
@@ -47,6 +49,52 @@ describe('several endpoint processes on one port', () => {
       await until('the workers to stop', () => workers.every((pid) => !isAlive(pid)));
     } finally {
       if (primary.exitCode === null) primary.kill('SIGKILL');
+    }
+  }, 120_000);
+});
+
+/** One GET on a connection of its own (node:cluster hands each new connection to the next worker in turn). */
+function getOnNewConnection(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+describe('/metrics over several endpoint processes', () => {
+  test('whichever worker answers, the scrape is every worker\'s metrics summed', async () => {
+    const port = await freePort();
+    const primary = await startEndpointProcess(inject('demoBuild'), port, 2);
+    try {
+      await until('two workers', () => childrenOf(primary.pid!).length === 2);
+      const base = `http://127.0.0.1:${port}`;
+      // until both workers listen and answer the supervisor
+      for (let i = 0; i < 50; i++) {
+        const m = await getOnNewConnection(`${base}/metrics`);
+        if (m.status === 200 && sampleValue(m.body, 'snapcat_endpoint_processes') === 2) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const n = 40;
+      for (let i = 0; i < n; i++) expect((await getOnNewConnection(`${base}/radarnet/mirror/v3/radars?radar_code=sas`)).status).toBe(200);
+      for (let i = 0; i < 4; i++) {
+        const m = await getOnNewConnection(`${base}/metrics`);
+        expect(m.status).toBe(200);
+        // 40 on new connections went to both workers in turn: only the sum says 40
+        expect(sampleValue(m.body, 'snapcat_http_requests_total', { family: 'radar', status: '200' })).toBe(n);
+        expect(sampleValue(m.body, 'snapcat_endpoint_processes')).toBe(2);
+        expect(sampleValue(m.body, 'snapcat_http_request_duration_seconds_count', { family: 'radar' })).toBe(n);
+        expect(sampleValue(m.body, 'process_resident_memory_bytes')).toBeGreaterThan(20 * 1024 * 1024);
+        const info = m.body.split('\n').filter((l) => l.startsWith('snapcat_build_info{'));
+        expect(info).toHaveLength(1);
+        expect(info[0]).toMatch(/ 2$/);
+      }
+    } finally {
+      primary.kill('SIGTERM');
+      await new Promise((r) => primary.once('exit', r));
     }
   }, 120_000);
 });

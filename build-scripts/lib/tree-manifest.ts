@@ -1,0 +1,123 @@
+/**
+ * `manifest.sha256` at the root of the static tree: every other file of the tree with the SHA-256 of its bytes,
+ * in `sha256sum -c` format (`<hex>  <path>`, paths relative to the tree's root, sorted by their UTF-8 bytes; a
+ * name holding a backslash, LF or CR escaped as GNU sha256sum writes it: core/radar/record-sql.ts). A mirror
+ * that copied the tree checks its copy with `sha256sum -c manifest.sha256` in the copy's root.
+ *
+ * Cost: a year's tree is millions of files, and an incremental build writes few of them. Each build keeps beside
+ * its tree state `tree-sha256.parquet`: every file's path, the tree state's digest of its bytes (tree-state.ts:
+ * an id file's 64-bit MD5 prefix, another file's MD5) and its SHA-256. The next build takes a file's SHA-256
+ * from there when the file has the same path and the same state digest as in its base (the incremental build
+ * kept those bytes: that digest is what it decided by), and reads and hashes only the others: the files it wrote,
+ * or every file when there is no base. The manifest is exactly the tree's, incremental or not, because the tree
+ * state is.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { all, run, sqlString, streamJoinedBytes, streamKeyedText } from '../../lib/duckdb.ts';
+import { checksumRecordSql } from '../../core/radar/record-sql.ts';
+import type { TreeWriter } from './tree-writer.ts';
+
+export const MANIFEST_FILE = 'manifest.sha256';
+/** Beside the tree state: path, state digest and SHA-256 of every file of the tree (the manifest's own excepted). */
+export const TREE_SHA256_FILE = 'tree-sha256.parquet';
+
+const SHA = 'memory.main.tree_sha256';
+const HASHED = 'memory.main.tree_sha256_hashed';
+
+export interface ManifestResult {
+  /** SHA-256 of manifest.sha256's bytes, hex. */
+  sha256: string;
+  /** Files read and hashed in this build, and files whose SHA-256 came from the base. */
+  hashed: number;
+  reused: number;
+}
+
+/**
+ * Writes manifest.sha256 through `writer` for the files `filesSql` lists (`path`, `digest`: the tree state's),
+ * reading and hashing only those whose digest the base's `tree-sha256.parquet` (in `baseFolder`) lacks; saves
+ * this build's `tree-sha256.parquet` in `folder` (which may be `baseFolder`: the base's is read first).
+ * `recorderConn`: a second connection to the same database, for the appender (tree-state.ts says why).
+ */
+export async function writeTreeManifest(conn: DuckDBConnection, recorderConn: DuckDBConnection, writer: TreeWriter, site: string, filesSql: string, folder: string, baseFolder: string | undefined): Promise<ManifestResult> {
+  const base = baseFolder === undefined ? undefined : join(baseFolder, TREE_SHA256_FILE);
+  const baseSql = base !== undefined && existsSync(base) ? `read_parquet(${sqlString(base)})` : `(SELECT NULL::VARCHAR AS path, NULL::VARCHAR AS digest, NULL::VARCHAR AS sha256 WHERE false)`;
+  // (a writer's path may start with `/`, as /openapi.json does: the manifest's are relative)
+  const files = `SELECT regexp_replace(path, '^/+', '') AS path, digest FROM (${filesSql})`;
+  await run(conn, `CREATE OR REPLACE TABLE ${SHA} AS SELECT f.path, f.digest, b.sha256 FROM (${files}) f LEFT JOIN ${baseSql} b ON b.path = f.path AND b.digest = f.digest WHERE f.path <> ${sqlString(MANIFEST_FILE)}`);
+  await run(conn, `CREATE OR REPLACE TABLE ${HASHED} (path VARCHAR, sha256 VARCHAR)`);
+  const appender = await recorderConn.createAppender('tree_sha256_hashed', 'main', 'memory');
+  let hashed = 0;
+  try {
+    for await (const batch of streamKeyedText(conn, { sql: `SELECT 0 AS k, path FROM ${SHA} WHERE sha256 IS NULL`, params: {} })) {
+      for (const path of batch.texts) {
+        appender.appendVarchar(path!);
+        appender.appendVarchar(createHash('sha256').update(readFileSync(join(site, path!))).digest('hex'));
+        appender.endRow();
+        hashed++;
+      }
+    }
+  } finally {
+    appender.closeSync();
+  }
+  await run(conn, `UPDATE ${SHA} SET sha256 = h.sha256 FROM ${HASHED} h WHERE ${SHA}.path = h.path`);
+  const [counts] = await all(conn, `SELECT count(*) AS files, count(sha256) AS known FROM ${SHA}`);
+  if (Number(counts!['files']) !== Number(counts!['known'])) throw new Error(`manifest: ${Number(counts!['files']) - Number(counts!['known'])} files of the tree have no SHA-256`);
+  await run(conn, `COPY (SELECT path, digest, sha256 FROM ${SHA}) TO ${sqlString(join(folder, TREE_SHA256_FILE))} (FORMAT parquet, COMPRESSION zstd)`);
+  const file = writer.open(MANIFEST_FILE);
+  const digest = createHash('sha256');
+  for await (const batch of streamJoinedBytes(conn, { sql: `SELECT 0 AS k, ${checksumRecordSql('sha256', 'path')} AS t FROM ${SHA} ORDER BY path`, params: {} }, '', '\n')) {
+    file.append(batch.bytes);
+    digest.update(batch.bytes);
+  }
+  file.close();
+  await run(conn, `DROP TABLE ${SHA}`);
+  await run(conn, `DROP TABLE ${HASHED}`);
+  return { sha256: digest.digest('hex'), hashed, reused: Number(counts!['files']) - hashed };
+}
+
+/** A manifest line as GNU sha256sum writes it (the same escapes as checksumRecordSql). */
+export function manifestLine(sha256: string, path: string): string {
+  if (!/[\\\n\r]/.test(path)) return `${sha256}  ${path}\n`;
+  return `\\${sha256}  ${path.replaceAll('\\', '\\\\').replaceAll('\n', '\\n').replaceAll('\r', '\\r')}\n`;
+}
+
+/**
+ * The manifest of a finished tree made again from its files, every one read and hashed (no tree state to reuse):
+ * for a tree changed outside a build (`npm run site`, which forgets the tree state). Written beside and renamed
+ * over the old one (whose name a later build may share as a hard link); `build.json` in `folder` gets the new
+ * digest, and `tree-sha256.parquet` goes with the tree state. Returns the digest.
+ */
+export function remakeTreeManifest(folder: string): string {
+  const site = join(folder, 'site');
+  const paths: string[] = [];
+  for (const e of readdirSync(site, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const rel = relative(site, join(e.parentPath, e.name));
+    if (rel !== MANIFEST_FILE) paths.push(rel);
+  }
+  paths.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const scratch = join(site, `${MANIFEST_FILE}.partial-${process.pid}`);
+  const fd = openSync(scratch, 'w');
+  const digest = createHash('sha256');
+  try {
+    for (const p of paths) {
+      const line = Buffer.from(manifestLine(createHash('sha256').update(readFileSync(join(site, p))).digest('hex'), p));
+      writeSync(fd, line);
+      digest.update(line);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(scratch, join(site, MANIFEST_FILE));
+  rmSync(join(folder, TREE_SHA256_FILE), { force: true });
+  const sha256 = digest.digest('hex');
+  const buildJson = join(folder, 'build.json');
+  const info = JSON.parse(readFileSync(buildJson, 'utf8')) as Record<string, unknown>;
+  const next = `${buildJson}.partial-${process.pid}`;
+  writeFileSync(next, JSON.stringify({ ...info, manifestSha256: sha256 }, null, 2) + '\n');
+  renameSync(next, buildJson);
+  return sha256;
+}

@@ -1,0 +1,147 @@
+/**
+ * The endpoint's metrics, in the Prometheus text format (prom-client), one registry per endpoint (app):
+ * - requests by route family (core/http/route-family.ts, never the raw path: a bounded label) and status, and
+ *   their latency as a histogram by family;
+ * - admissions of every gate (lib/admission.ts: DuckDB connections, the bulk lane, chart render pages): how long
+ *   each waited, how many had to queue, how many were refused (503), and how many are running and waiting now
+ *   (the render queue is `gate="render"`);
+ * - the build served: its name and `taken_at` as labels, and its age, since the snapshot was taken and since
+ *   the build was made;
+ * - prom-client's default process metrics (resident memory, heap, CPU, event loop lag, open handles).
+ * With `--workers N` each process has its own registry; /metrics answers all of them summed
+ * (server/cluster-metrics.ts).
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GATES, observeAdmissions, type Gate } from '../lib/admission.ts';
+import { routeFamily } from '../core/http/route-family.ts';
+import type { ChartRenderer } from '../lib/chart-renderer.ts';
+import { bulkLaneLoad, type ServedBuild } from './served-build.ts';
+
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** Latency buckets, s: a tree file answers in about a millisecond, a one-year query streams for seconds. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Admission waits, s: most are 0 (straight through); a bulk turn may wait as long as a bulk answer runs. */
+const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30];
+
+export interface MetricsSources {
+  getBuild: () => ServedBuild | undefined;
+  renderer: ChartRenderer;
+}
+
+export class EndpointMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'family' | 'status'>;
+  readonly #latency: Histogram<'family'>;
+  readonly #stopObserving: () => void;
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.#requests = new Counter({ name: 'snapcat_http_requests_total', help: 'HTTP requests answered, by route family and status', labelNames: ['family', 'status'], registers });
+    this.#latency = new Histogram({ name: 'snapcat_http_request_duration_seconds', help: 'Time from request to the last byte of the answer, by route family', labelNames: ['family'], buckets: LATENCY_BUCKETS, registers });
+    const waits = new Histogram({ name: 'snapcat_admission_wait_seconds', help: 'Time each admission waited at its gate (0: straight through)', labelNames: ['gate'], buckets: WAIT_BUCKETS, registers });
+    const queued = new Counter({ name: 'snapcat_admission_queued_total', help: 'Admissions that had to wait their turn', labelNames: ['gate'], registers });
+    const refused = new Counter({ name: 'snapcat_admission_refused_total', help: 'Requests refused at once (503) because the waiting line of the gate was full', labelNames: ['gate'], registers });
+    for (const gate of GATES) {
+      // every gate's series exists from the start, so rate() and alerts see 0 rather than nothing
+      queued.inc({ gate }, 0);
+      refused.inc({ gate }, 0);
+    }
+    const load = (gate: Gate): { busy: number; waiting: number } => {
+      if (gate === 'bulk') return bulkLaneLoad();
+      if (gate === 'render') return sources.renderer.load;
+      return sources.getBuild()?.radar?.pool.load ?? { busy: 0, waiting: 0 };
+    };
+    new Gauge({
+      name: 'snapcat_admission_waiting',
+      help: 'Requests waiting at each gate now (gate="render": the render queue)',
+      labelNames: ['gate'],
+      registers,
+      collect() {
+        for (const gate of GATES) this.set({ gate }, load(gate).waiting);
+      },
+    });
+    new Gauge({
+      name: 'snapcat_admission_busy',
+      help: 'Admissions holding each gate now (connections lent, bulk answers running, charts rendering)',
+      labelNames: ['gate'],
+      registers,
+      collect() {
+        for (const gate of GATES) this.set({ gate }, load(gate).busy);
+      },
+    });
+    new Gauge({
+      name: 'snapcat_endpoint_processes',
+      help: 'Endpoint processes answering (summed over --workers)',
+      registers,
+      collect() {
+        this.set(1);
+      },
+    });
+    new Gauge({
+      name: 'snapcat_build_info',
+      help: 'The build served: 1 per endpoint process serving it, labelled with its snapshot name and taken_at',
+      labelNames: ['name', 'taken_at'],
+      registers,
+      collect() {
+        this.reset();
+        const b = sources.getBuild();
+        if (b) this.set({ name: b.manifest.name, taken_at: b.manifest.taken_at }, 1);
+      },
+    });
+    // Ages: the oldest over the processes (a process still on the build before a swap counts); NaN while no build is
+    // open (a gauge without labels cannot be absent in prom-client; NaN compares false in any alert rule)
+    new Gauge({
+      name: 'snapcat_snapshot_age_seconds',
+      help: "Seconds since the served snapshot's taken_at",
+      registers,
+      aggregator: 'max',
+      collect() {
+        const b = sources.getBuild();
+        this.set(b ? (Date.now() - Date.parse(b.manifest.taken_at)) / 1000 : NaN);
+      },
+    });
+    new Gauge({
+      name: 'snapcat_build_age_seconds',
+      help: 'Seconds since the served build was made (its build.json written)',
+      registers,
+      aggregator: 'max',
+      collect() {
+        const b = sources.getBuild();
+        this.set(b ? (Date.now() - b.builtAt) / 1000 : NaN);
+      },
+    });
+    this.#stopObserving = observeAdmissions({
+      admitted(gate, seconds, wasQueued) {
+        waits.observe({ gate }, seconds);
+        if (wasQueued) queued.inc({ gate });
+      },
+      refused(gate) {
+        refused.inc({ gate });
+      },
+    });
+  }
+
+  /** Counts the request when its answer is done (or the client gone): its family, status and time. */
+  observe(req: IncomingMessage, res: ServerResponse): void {
+    const t0 = performance.now();
+    res.once('close', () => {
+      const target = req.url ?? '/';
+      const q = target.indexOf('?');
+      const family = routeFamily(q < 0 ? target : target.slice(0, q));
+      this.#requests.inc({ family, status: String(res.statusCode) });
+      this.#latency.observe({ family }, (performance.now() - t0) / 1000);
+    });
+  }
+
+  /** This process's metrics as text. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  close(): void {
+    this.#stopObserving();
+  }
+}
