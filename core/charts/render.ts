@@ -19,7 +19,7 @@ function renderSeries(p: PreparedSeries, l: Layout, clipId: string): string {
   const axis = l.axes[p.axis]!;
   const body = p.style.kind === 'bar'
     ? renderBars(p.buckets, p.style, l.x, axis.scale)
-    : renderLine(p.series.points, p.style, l.x, axis.scale);
+    : renderLine(p.points, p.style, l.x, axis.scale);
   const refs = (p.series.referenceValues ?? [])
     .map((r) => renderReferenceValue(r, p.style.color, l.x, axis.scale, +l.x.domain()[1]!))
     .join('');
@@ -38,7 +38,8 @@ export function renderChartSvg(spec: ChartSpec): string {
   const lang: Language = isLanguage(spec.language) ? spec.language : DEFAULTS.language;
   const strings = CHART_STRINGS[lang];
   const heading = spec.heading?.trim() || undefined;
-  const l = layout(width, height, spec.series, spec.timespan, legend ? spec.series.length : 0, heading ? HEADING_HEIGHT : 0);
+  const l = layout(width, height, spec.series, spec.timespan, legend ? spec.series.length : 0, heading ? HEADING_HEIGHT : 0,
+    { noDataGapThreshold: spec.noDataGapThreshold });
 
   const key = `sc-${hash(JSON.stringify(spec.series.map((s) => s.id)))}`;
   const clipId = `${key}-clip`;

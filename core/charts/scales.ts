@@ -1,10 +1,13 @@
 /** Layout and scales: the plot area, the UTC x scale and one y scale per unit of measure. */
 import { scaleLinear, scaleUtc, type ScaleLinear, type ScaleTime } from 'd3-scale';
 import { barBuckets, type Bucket } from './bars.ts';
+import { gapLimit, markGaps, type GapRule } from './gaps.ts';
 import { pointCount, resolveStyle, valueAt, type ChartPoints, type ChartSeries, type ResolvedStyle } from './spec.ts';
 
 export interface PreparedSeries {
   series: ChartSeries;
+  /** The points drawn: the series' own, with gaps marked (gaps.ts) unless the series says they are. */
+  points: ChartPoints;
   index: number;
   style: ResolvedStyle;
   /** Bar buckets (bar series only). */
@@ -81,6 +84,7 @@ export function layout(
   timespan: { start: number; end: number },
   legendRows: number,
   headingHeight = 0,
+  gapRule: GapRule = {},
 ): Layout {
   const units: string[] = [];
   const prepared: PreparedSeries[] = series.map((s, index) => {
@@ -88,7 +92,8 @@ export function layout(
     let axis = units.indexOf(s.uom);
     if (axis < 0) axis = units.push(s.uom) - 1;
     const buckets = style.kind === 'bar' ? barBuckets(s.points, style.interval) : [];
-    return { series: s, index, style, buckets, axis };
+    const points = style.kind === 'line' && !s.gapsMarked ? markGaps(s.points, gapLimit(s.points, gapRule)) : s.points;
+    return { series: s, points, index, style, buckets, axis };
   });
   const rightAxes = Math.max(0, units.length - 1);
   const plot = {

@@ -38,6 +38,11 @@ export interface ChartSeries {
   points: ChartPoints;
   style?: ChartStyle;
   referenceValues?: ChartReferenceValue[];
+  /**
+   * True when long steps between values are already marked with nulls (gaps.ts `markGaps`, done before
+   * generalizing); otherwise the chart marks them from these points.
+   */
+  gapsMarked?: boolean;
 }
 
 export interface ChartSpec {
@@ -52,6 +57,8 @@ export interface ChartSpec {
   heading?: string;
   series: ChartSeries[];
   timespan: { start: number; end: number };
+  /** 52°North's `noDataGapThreshold` (general configuration), for series whose gaps are not marked (gaps.ts). */
+  noDataGapThreshold?: number;
 }
 
 /** Stable default palette (by series position) for styles without a valid colour. */

@@ -219,6 +219,8 @@ export interface TimeseriesConfig {
   maxTimespanParts: DurationParts;
   /** Default generalizer when `generalize=true` names none. */
   defaultGeneralizer: 'lttb' | 'dp';
+  /** 52°North's `generalizer.noDataGapThreshold`: where chart lines break (core/charts/gaps.ts); unset: not configured. */
+  noDataGapThreshold?: number;
   statusIntervals: { phenomenon: Record<string, StatusInterval[]>; timeseries: Record<string, StatusInterval[]> };
   renderingHints: { phenomenon: Record<string, ChartStyle>; timeseries: Record<string, ChartStyle> };
   prerendering: { general: ChartConfig; phenomenon: PrerenderTask[]; timeseries: PrerenderTask[] };
@@ -295,6 +297,7 @@ export function parseTimeseriesConfig(files: Record<string, unknown>): Timeserie
     maxTimespan,
     maxTimespanParts: parseIsoDuration(maxTimespan)!,
     defaultGeneralizer: (general?.generalizer?.defaultGeneralizer?.toLowerCase() ?? 'lttb') as 'lttb' | 'dp',
+    ...(general?.generalizer?.noDataGapThreshold !== undefined ? { noDataGapThreshold: general.generalizer.noDataGapThreshold } : {}),
     statusIntervals: {
       phenomenon: intervals(si?.phenomenonIntervals ?? {}),
       timeseries: intervals(mergeAliases(si?.timeseriesIntervals, si?.datasetIntervals, si?.seriesIntervals)),

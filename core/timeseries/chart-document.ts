@@ -9,6 +9,7 @@
  *   start, then its changes inside the timespan.
  */
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../charts/index.ts';
+import { gapLimit, lttbBucketSize, markGaps } from '../charts/gaps.ts';
 import { chartPageHtml, type ChartDocument } from '../charts/page.ts';
 import { renderReportHtml, type ReportSeries } from '../charts/report.ts';
 import type { ChartStyle } from '../snapshot/timeseries-config.ts';
@@ -70,22 +71,35 @@ function referenceValues(cat: Catalogue, s: SeriesRec, style: ChartStyle | undef
 interface Drawn {
   rec: SeriesRec;
   chart: ChartSeries;
+  /** The values of the report's table (generalized when asked, without gap marks). */
   points: Points;
+}
+
+/**
+ * The points a chart draws: long steps between raw values marked as gaps (core/charts/gaps.ts, with the
+ * configured `noDataGapThreshold`), then generalized when asked, so generalized lines break where raw ones do.
+ */
+export function chartPoints(raw: Points, generalizeWith: ChartRequest['generalize'], noDataGapThreshold: number | undefined): Points {
+  const bucketSize = generalizeWith?.algorithm === 'lttb' ? lttbBucketSize(raw.t.length, generalizeWith.threshold) : 1;
+  const marked = markGaps(raw, gapLimit(raw, { noDataGapThreshold, bucketSize }));
+  return generalizeWith ? generalize(marked, generalizeWith) : marked;
 }
 
 async function drawnSeries(cat: Catalogue, source: SeriesSource, req: ChartRequest): Promise<Drawn[]> {
   const out: Drawn[] = [];
   for (const { k, style: asked } of req.series) {
     const s = cat.timeseries[k]!;
-    let points = await source.read(s, req.span);
-    if (req.generalize) points = generalize(points, req.generalize);
+    const raw = await source.read(s, req.span);
+    const drawnPoints = chartPoints(raw, req.generalize, cat.config.noDataGapThreshold);
+    const points = req.kind === 'pdf' && req.generalize ? generalize(raw, req.generalize) : raw;
     const style = asked ?? defaultStyle(cat, s);
     const chart: ChartSeries = {
       id: s.id,
       name: seriesName(cat, s, req.locale),
       phenomenon: labelIn(cat.phenomena[s.phenomenon]!, req.locale),
       uom: s.uom,
-      points,
+      points: drawnPoints,
+      gapsMarked: true,
       ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] } : {}),
       referenceValues: referenceValues(cat, s, style, req),
     };

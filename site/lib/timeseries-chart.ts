@@ -9,12 +9,13 @@
  * sampled at the served timestamps: the steps are recovered by keeping each change, and start at the
  * timespan's start when the reference value's last change point lies before it (as the endpoint draws them).
  * A chart whose SVG would exceed SVG_BUDGET bytes is generalized with LTTB (core/timeseries/generalize.ts)
- * to GENERALIZED_POINTS points and drawn again.
+ * to GENERALIZED_POINTS points and drawn again; long steps between values are marked as gaps first
+ * (core/charts/gaps.ts, with the configuration's `noDataGapThreshold`), so the generalized line breaks there too.
  */
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../../core/charts/index.ts';
 import type { ChartStyle } from '../../core/snapshot/timeseries-config.ts';
 import { lttb, toSeries, type Series } from '../../core/timeseries/generalize.ts';
-import { seriesLabel } from '../../core/timeseries/chart-document.ts';
+import { chartPoints, seriesLabel } from '../../core/timeseries/chart-document.ts';
 import type { Timespan } from '../../core/timeseries/timespan.ts';
 import type { SeriesData, SeriesMeta, TimeValue } from './timeseries.ts';
 
@@ -73,7 +74,13 @@ function extent(values: readonly TimeValue[]): { min: number | undefined; max: n
   return { min, max, last };
 }
 
-export function timeseriesChart(s: SeriesMeta, data: SeriesData, span: Timespan, style: ChartStyle | undefined): TimeseriesChart {
+export function timeseriesChart(
+  s: SeriesMeta,
+  data: SeriesData,
+  span: Timespan,
+  style: ChartStyle | undefined,
+  noDataGapThreshold?: number,
+): TimeseriesChart {
   const named = style?.referenceValueStyleProperties ?? {};
   const refs: ChartReferenceValue[] = [];
   const drawn: DrawnRef[] = [];
@@ -86,7 +93,8 @@ export function timeseriesChart(s: SeriesMeta, data: SeriesData, span: Timespan,
     refs.push({ id: r.referenceValueId, label: r.label, points, ...(color ? { color } : {}) });
     drawn.push({ id: r.referenceValueId, label: r.label, color, value: points.v[points.v.length - 1] });
   }
-  const full = toSeries(data.values);
+  // long steps between values marked as gaps before any generalizing, as the endpoint's charts (chart-document.ts)
+  const full = chartPoints(toSeries(data.values), undefined, noDataGapThreshold);
   const spec = (points: Series): ChartSpec => {
     const series: ChartSeries = {
       id: s.id,
@@ -94,6 +102,7 @@ export function timeseriesChart(s: SeriesMeta, data: SeriesData, span: Timespan,
       phenomenon: s.phenomenon.label,
       uom: s.uom,
       points,
+      gapsMarked: true,
       ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] } : {}),
       referenceValues: refs,
     };
