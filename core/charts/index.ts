@@ -2,5 +2,6 @@
 export { renderChartSvg } from './render.ts';
 export { barBuckets, type Bucket } from './bars.ts';
 export { CHART_STRINGS, LANGUAGES, TIME_LOCALES, NUMBER_LOCALES, utcTickFormat, type ChartStrings, type Language } from './locale.ts';
-export { DEFAULTS, PALETTE, resolveStyle, type BarInterval, type ChartPoints, type ChartReferenceValue, type ChartSeries, type ChartSpec, type ChartStyle, type LineType } from './spec.ts';
+export { PALETTE, paletteIndex, seriesColors } from './colors.ts';
+export { DEFAULTS, resolveStyle, type BarInterval, type ChartPoints, type ChartReferenceValue, type ChartSeries, type ChartSpec, type ChartStyle, type LineType } from './spec.ts';
 export { esc } from './svg.ts';

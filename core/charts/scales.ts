@@ -1,6 +1,7 @@
 /** Layout and scales: the plot area, the UTC x scale and one y scale per unit of measure. */
 import { scaleLinear, scaleUtc, type ScaleLinear, type ScaleTime } from 'd3-scale';
 import { barBuckets, type Bucket } from './bars.ts';
+import { seriesColors } from './colors.ts';
 import { gapLimit, markGaps, type GapRule } from './gaps.ts';
 import { pointCount, resolveStyle, valueAt, type ChartPoints, type ChartSeries, type ResolvedStyle } from './spec.ts';
 
@@ -87,8 +88,9 @@ export function layout(
   gapRule: GapRule = {},
 ): Layout {
   const units: string[] = [];
+  const colors = seriesColors(series);
   const prepared: PreparedSeries[] = series.map((s, index) => {
-    const style = resolveStyle(s.style, index);
+    const style = resolveStyle(s.style, colors[index]!);
     let axis = units.indexOf(s.uom);
     if (axis < 0) axis = units.push(s.uom) - 1;
     const buckets = style.kind === 'bar' ? barBuckets(s.points, style.interval) : [];

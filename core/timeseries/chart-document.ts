@@ -4,6 +4,8 @@
  * a PDF, the report page. Pure apart from the `SeriesSource` it is handed.
  *
  * - Series name `"<feature> (<phenomenon> [<uom>])"`; y axis per unit `"<phenomenon> [<uom>]"` (DECISIONS.md).
+ * - A colour from rendering hints (no style in the request) is `colorHinted`: it gives way to a distinct
+ *   palette colour where it collides with another series' colour (core/charts/colors.ts).
  * - Reference values drawn: those the series' style names in `referenceValueStyleProperties` (in their colour),
  *   and every one of the series with `expanded=true`. Each is drawn as the value in force at the timespan's
  *   start, then its changes inside the timespan.
@@ -100,6 +102,7 @@ async function drawnSeries(cat: Catalogue, source: SeriesSource, req: ChartReque
       uom: s.uom,
       points: drawnPoints,
       gapsMarked: true,
+      ...(asked === undefined && style?.properties?.color !== undefined ? { colorHinted: true } : {}),
       ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] } : {}),
       referenceValues: referenceValues(cat, s, style, req),
     };

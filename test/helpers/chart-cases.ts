@@ -5,7 +5,7 @@
  * (test/integration/chart-pixels.test.ts, which writes them to test/artifacts/charts/ to be looked at).
  * Values are deterministic functions of time, no randomness.
  */
-import type { ChartSpec } from '../../core/charts/index.ts';
+import type { ChartSeries, ChartSpec } from '../../core/charts/index.ts';
 
 const ms = (iso: string) => Date.parse(iso);
 export const MIN = 60_000;
@@ -40,3 +40,27 @@ export function gapSpec(): ChartSpec {
     }],
   };
 }
+
+export const SEVEN_STATIONS = ['Aachen', 'Amsterdam', 'Barby', 'Bonn', 'Köln', 'München', 'Regensburg'];
+
+/** Seven air-temperature series all hinted red (the phenomenon's rendering hint). */
+export function sevenSpec(): ChartSpec {
+  const start = ms('2024-01-20T00:00:00Z'), end = start + 2 * D;
+  return {
+    width: 800, height: 500, legend: true,
+    timespan: { start, end },
+    series: SEVEN_STATIONS.map((st, i): ChartSeries => ({
+      id: `ts_${st.toLowerCase().replace('ö', 'oe').replace('ü', 'ue')}_air_temperature`,
+      name: `${st} (Air temperature [°C])`, phenomenon: 'Air temperature', uom: '°C',
+      points: tenMinutes(start, end, (t) => 2 + i * 1.5 + 4 * Math.sin(((t - start) / D) * 2 * Math.PI + i / 2)),
+      style: { chartType: 'line', properties: { color: '#ff0000', width: 2 } },
+      colorHinted: true,
+    })),
+  };
+}
+
+/** Every case by name: the golden SVG test writes `__golden__/chart-<name>.svg`, the pixel test `<name>.png`. */
+export const CASES: Record<string, () => ChartSpec> = {
+  gap: gapSpec,
+  seven: sevenSpec,
+};

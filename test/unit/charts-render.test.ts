@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { CHART_STRINGS, PALETTE, renderChartSvg, type ChartSeries, type ChartSpec } from '../../core/charts/index.ts';
+import { CHART_STRINGS, PALETTE, paletteIndex, renderChartSvg, type ChartSeries, type ChartSpec } from '../../core/charts/index.ts';
 
 const ms = (iso: string) => Date.parse(iso);
 const H = 3_600_000;
@@ -88,7 +88,7 @@ describe('renderChartSvg', () => {
     expect(svg).toMatch(/rotate\(90 [^)]*\)">Water level \[m\]/);
   });
 
-  test('requested colours are the stroke of lines and the fill of bars; palette otherwise', () => {
+  test('requested colours are the stroke of lines and the fill of bars; the palette colour of the id otherwise', () => {
     const spec: ChartSpec = {
       series: [
         lineSeries('a', 'cm', [1, 2, 3], { color: '#AB12CD' }),
@@ -100,7 +100,7 @@ describe('renderChartSvg', () => {
     const svg = renderChartSvg(spec);
     const ps = paths(svg);
     expect(ps[0]!.attrs).toContain('stroke="#ab12cd"');
-    expect(ps[1]!.attrs).toContain(`stroke="${PALETTE[2]}"`);
+    expect(ps[1]!.attrs).toContain(`stroke="${PALETTE[paletteIndex('c')]}"`); // the palette colour of its id
     const rects = [...svg.matchAll(/<rect x="[^"]*" y="[^"]*" width="([^"]*)" height="[^"]*" fill="#00ff00"\/>/g)];
     expect(rects).toHaveLength(3);
     // width 1: bars of one bucket touch the next
