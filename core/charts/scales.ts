@@ -55,7 +55,8 @@ function extendByPoints(ext: [number, number], p: ChartPoints): void {
   }
 }
 
-function yDomain(series: readonly PreparedSeries[]): [number, number] {
+/** The y range of an axis: its data (bars from zero); reference values only when `fitRefs` or there is no data. */
+function yDomain(series: readonly PreparedSeries[], fitRefs: boolean): [number, number] {
   const ext: [number, number] = [Infinity, -Infinity];
   for (const s of series) {
     if (s.style.kind === 'bar') {
@@ -68,8 +69,8 @@ function yDomain(series: readonly PreparedSeries[]): [number, number] {
     } else {
       extendByPoints(ext, s.series.points);
     }
-    for (const r of s.series.referenceValues ?? []) extendByPoints(ext, r.points);
   }
+  if (fitRefs || ext[0] > ext[1]) for (const s of series) for (const r of s.series.referenceValues ?? []) extendByPoints(ext, r.points);
   if (ext[0] > ext[1]) return [0, 1];
   if (ext[0] === ext[1]) {
     const d = Math.abs(ext[0]) * 0.1 || 1;
@@ -86,6 +87,7 @@ export function layout(
   legendRows: number,
   headingHeight = 0,
   gapRule: GapRule = {},
+  fitRefs = false,
 ): Layout {
   const units: string[] = [];
   const colors = seriesColors(series);
@@ -119,7 +121,7 @@ export function layout(
   const axes: YAxis[] = units.map((uom, i) => {
     const members = prepared.filter((p) => p.axis === i);
     const phenomena = [...new Set(members.map((m) => m.series.phenomenon))].join(', ');
-    const scale = scaleLinear().domain(yDomain(members)).range([plot.bottom, plot.top]).nice(yTickCount(plot.bottom - plot.top));
+    const scale = scaleLinear().domain(yDomain(members, fitRefs)).range([plot.bottom, plot.top]).nice(yTickCount(plot.bottom - plot.top));
     const side = i === 0 ? 'left' : 'right';
     const ax = i === 0 ? plot.left : plot.right + (i - 1) * AXIS_OFFSET;
     return { uom, label: `${phenomena} [${uom}]`, scale, x: ax, side };

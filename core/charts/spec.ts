@@ -62,6 +62,8 @@ export interface ChartSpec {
   heading?: string;
   series: ChartSeries[];
   timespan: { start: number; end: number };
+  /** Stretch the y range to every reference value drawn (default: fit the data, mark levels beyond it at the edge). */
+  fitReferenceValues?: boolean;
   /** 52°North's `noDataGapThreshold` (general configuration), for series whose gaps are not marked (gaps.ts). */
   noDataGapThreshold?: number;
 }

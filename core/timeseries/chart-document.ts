@@ -6,9 +6,10 @@
  * - Series name `"<feature> (<phenomenon> [<uom>])"`; y axis per unit `"<phenomenon> [<uom>]"` (DECISIONS.md).
  * - A colour from rendering hints (no style in the request) is `colorHinted`: it gives way to a distinct
  *   palette colour where it collides with another series' colour (core/charts/colors.ts).
- * - Reference values drawn: those the series' style names in `referenceValueStyleProperties` (in their colour),
- *   and every one of the series with `expanded=true`. Each is drawn as the value in force at the timespan's
- *   start, then its changes inside the timespan.
+ * - Reference values drawn: those the series' style names in `referenceValueStyleProperties`, and every one
+ *   of the series with `expanded=true`; in the colour the style gives, else the colour of the series' status
+ *   interval the level (at the timespan's end) lies in, else the chart's grey (core/charts/references.ts).
+ *   Each is drawn as the value in force at the timespan's start, then its changes inside the timespan.
  */
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../charts/index.ts';
 import { gapLimit, lttbBucketSize, markGaps } from '../charts/gaps.ts';
@@ -19,6 +20,7 @@ import type { Catalogue, RefValueRec, SeriesRec } from './catalogue.ts';
 import type { ChartRequest } from './chart-request.ts';
 import type { SeriesSource } from './data.ts';
 import type { Points } from './data-body.ts';
+import { statusIntervalsOf } from './extras.ts';
 import { generalize } from './generalize.ts';
 import { labelIn, type Locale } from './locale.ts';
 import type { Timespan } from './timespan.ts';
@@ -58,14 +60,36 @@ export function stepsInSpan(steps: RefValueRec['steps'], span: Timespan): Points
   return { t: Float64Array.from(t), v: Float64Array.from(v) };
 }
 
+/**
+ * The colour of the status interval `v` lies in (lower bound inclusive, upper exclusive, no upper: open),
+ * the first in the configuration's order, or undefined.
+ */
+export function statusColor(intervals: readonly { lower: string; upper?: string; color: string }[], v: number): string | undefined {
+  if (!Number.isFinite(v)) return undefined;
+  for (const i of intervals) {
+    const lo = Number(i.lower);
+    const hi = i.upper === undefined ? Infinity : Number(i.upper);
+    if ((Number.isNaN(lo) || v >= lo) && (Number.isNaN(hi) || v < hi)) return i.color;
+  }
+  return undefined;
+}
+
+/** The value in force at the end of the points (the last one), or NaN. */
+function endValue(p: Points): number {
+  return p.v.length > 0 ? p.v[p.v.length - 1]! : NaN;
+}
+
 function referenceValues(cat: Catalogue, s: SeriesRec, style: ChartStyle | undefined, req: ChartRequest): ChartReferenceValue[] {
   const named = style?.referenceValueStyleProperties ?? {};
+  const intervals = statusIntervalsOf(cat, s);
   const out: ChartReferenceValue[] = [];
   for (const r of s.refs) {
     const rv = cat.refValues[r]!;
     const own = named[rv.id];
     if (!own && !req.expanded) continue;
-    out.push({ id: rv.id, label: labelIn(rv, req.locale), points: stepsInSpan(rv.steps, req.span), ...(own?.properties.color ? { color: own.properties.color } : {}) });
+    const points = stepsInSpan(rv.steps, req.span);
+    const color = own?.properties.color ?? statusColor(intervals, endValue(points));
+    out.push({ id: rv.id, label: labelIn(rv, req.locale), points, ...(color ? { color } : {}) });
   }
   return out;
 }
@@ -118,6 +142,7 @@ export function chartSpec(req: ChartRequest, series: ChartSeries[]): ChartSpec {
     grid: req.grid,
     legend: req.legend,
     language: req.language,
+    fitReferenceValues: req.fitReferenceValues,
     ...(req.title !== undefined ? { heading: req.title } : {}),
     series,
     timespan: { start: req.span.start, end: req.span.end },

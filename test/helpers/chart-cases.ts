@@ -59,8 +59,34 @@ export function sevenSpec(): ChartSpec {
   };
 }
 
+/**
+ * Barby water level, 293–344 cm over a week, with three warning levels in their status interval colours
+ * (pale yellow #ffd700, orange, red): 330 cm inside the data's range, 500 and 800 cm above it.
+ */
+export function levelsSpec(fit = false): ChartSpec {
+  const start = ms('2024-01-22T00:00:00Z'), end = start + 7 * D;
+  const level = (id: string, label: string, v: number, color: string) => ({ id, label, points: { t: [start], v: [v] }, color });
+  return {
+    width: 800, height: 500, legend: true, language: 'de',
+    ...(fit ? { fitReferenceValues: true } : {}),
+    timespan: { start, end },
+    series: [{
+      id: 'ts_barby_elbe_water_level', name: 'Barby (Wasserstand [cm])', phenomenon: 'Wasserstand', uom: 'cm',
+      points: tenMinutes(start, end, (t) => 318.5 + 25.5 * Math.sin(((t - start) / (7 * D)) * 3 * Math.PI)),
+      style: { chartType: 'line', properties: { color: '#1e90ff', width: 2 } },
+      referenceValues: [
+        level('ref_barby_ms1', 'Richtwert 1', 330, '#ffd700'),
+        level('ref_barby_ms2', 'Richtwert 2', 500, '#ff8c00'),
+        level('ref_barby_ms3', 'Richtwert 3', 800, '#ff0000'),
+      ],
+    }],
+  };
+}
+
 /** Every case by name: the golden SVG test writes `__golden__/chart-<name>.svg`, the pixel test `<name>.png`. */
 export const CASES: Record<string, () => ChartSpec> = {
   gap: gapSpec,
   seven: sevenSpec,
+  levels: () => levelsSpec(false),
+  'levels-fit': () => levelsSpec(true),
 };

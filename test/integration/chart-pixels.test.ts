@@ -3,7 +3,7 @@
  * is written to test/artifacts/charts/<case>.png to be looked at, and the pixels are checked: no pixel of a
  * series' colour inside a gap wider than the gap limit; seven series give seven distinct colours.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -67,6 +67,17 @@ describe('charts on the real renderer', () => {
     for (const [name, spec] of Object.entries(CASES)) {
       const img = await png(spec(), name);
       expect([img.width, img.height]).toEqual([spec().width, spec().height]);
+    }
+  });
+
+  test('every golden SVG renders (test/artifacts/charts/golden-<name>.png, to look at before accepting it)', async () => {
+    const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'unit', '__golden__');
+    for (const f of (await readdir(dir)).filter((n) => n.endsWith('.svg'))) {
+      const svg = await readFile(join(dir, f), 'utf8');
+      const [, w, h] = /width="(\d+)" height="(\d+)"/.exec(svg)!;
+      const buf = await renderer.render({ kind: 'png', html: chartPageHtml(svg), width: Number(w), height: Number(h) });
+      await writeFile(join(ARTIFACTS, `golden-${f.replace(/\.svg$/, '.png')}`), buf);
+      expect(decodePng(buf).width).toBe(Number(w));
     }
   });
 });

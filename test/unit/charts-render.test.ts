@@ -136,11 +136,12 @@ describe('renderChartSvg', () => {
     expect(en).toContain('>April</text>');
   });
 
-  test('reference values: thin dashed step lines in the series group, bars drawn from zero', () => {
+  test('reference values: dash-dot step lines in the series group, labelled with name and value; bars drawn from zero', () => {
     const svg = renderChartSvg(goldenSpec());
     const ref = paths(svg).find((p) => p.attrs.includes('stroke="#c01c28"'))!;
-    expect(ref.attrs).toContain('stroke-width="1"');
-    expect(ref.attrs).toContain('stroke-dasharray="6 3"');
+    expect(ref.attrs).toContain('stroke-width="1.5"');
+    expect(ref.attrs).toContain('stroke-dasharray="8 3 2 3"');
+    expect(svg).toMatch(/<g class="reference-label reference-(in|above)" data-reference-value="alarm">(<path [^>]*\/>)?<text [^>]*fill="#c01c28"[^>]*>Alarm &lt;1&gt; 345 cm<\/text>/);
     expect(ref.d).toMatch(/^M70,([\d.]+)L([\d.]+),\1L\2,/); // held until the change point, then steps
     expect(svg).toContain('<title>Alarm &lt;1&gt;</title>');
     const barGroup = /<g class="series series-bar"[^\n]*/.exec(svg)![0];
