@@ -94,6 +94,15 @@ describe('GET chart query', () => {
     expect(r).toMatchObject({ width: 640, height: 400, legend: true, grid: false, locale: 'de', base64: true, language: 'de', paper: 'A4' });
   });
 
+  test('fitReferenceValues: false by default, read as a flag from the query and a render body; 400 otherwise', () => {
+    expect(get('').fitReferenceValues).toBe(false);
+    expect(get('fitReferenceValues=true').fitReferenceValues).toBe(true);
+    expect(post({ timespan: 'P1D/2024-02-20TZ', styleOptions: { [KOELN]: { chartType: 'line' } }, fitReferenceValues: true }).fitReferenceValues).toBe(true);
+    const e = httpErrorOf(() => get('fitReferenceValues=maybe'));
+    expect(e.status).toBe(400);
+    expect(e.message).toContain('fitReferenceValues');
+  });
+
   test('the size bounds are inclusive; spaces around the number are allowed', () => {
     expect(get(`width=${MIN_SIZE}&height=${MAX_SIZE}`)).toMatchObject({ width: MIN_SIZE, height: MAX_SIZE });
     expect(get('width=%20640%20').width).toBe(640);
