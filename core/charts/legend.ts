@@ -12,7 +12,7 @@ export interface LegendReference {
 
 /** The legend: the series, then their reference values (a dash-dot swatch and "<name> <value> <uom>"). */
 export function renderLegend(l: Layout, refs: readonly LegendReference[] = []): string {
-  const top = l.plot.bottom + 50;
+  const top = l.plot.bottom + 56;
   const rows = l.series.map((p, i) => {
     const y = top + i * LEGEND_ROW + LEGEND_ROW / 2;
     const x = l.plot.left;

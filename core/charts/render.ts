@@ -39,7 +39,7 @@ function referenceLabels(l: Layout, lang: Language): RefLabel[] {
 function renderSeries(p: PreparedSeries, l: Layout, clipId: string): string {
   const axis = l.axes[p.axis]!;
   const body = p.style.kind === 'bar'
-    ? renderBars(p.buckets, p.style, l.x, axis.scale)
+    ? renderBars(p.buckets, p.style, l.x, axis.scale, { start: +l.x.domain()[0]!, end: +l.x.domain()[1]! })
     : renderLine(p.points, p.style, l.x, axis.scale);
   const refs = (p.series.referenceValues ?? [])
     .map((r) => renderReferenceLine(r, l.x, axis.scale, +l.x.domain()[1]!))

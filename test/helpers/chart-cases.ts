@@ -83,10 +83,70 @@ export function levelsSpec(fit = false): ChartSpec {
   };
 }
 
+/** Values every `step` ms from `start` to `end` (inclusive). */
+function every(start: number, end: number, step: number, f: (t: number, i: number) => number): { t: number[]; v: number[] } {
+  const t: number[] = [];
+  const v: number[] = [];
+  for (let x = start, i = 0; x <= end; x += step, i++) {
+    t.push(x);
+    v.push(Math.round(f(x, i) * 100) / 100);
+  }
+  return { t, v };
+}
+
+/** Rain, hourly values, in weekly bars from Wednesday 2024-01-03 to Tuesday 2024-02-06 12:00: both ends partial weeks. */
+export const WEEKLY_SPAN = { start: ms('2024-01-03T00:00:00Z'), end: ms('2024-02-06T12:00:00Z') };
+export function weeklySpec(): ChartSpec {
+  return {
+    width: 800, height: 400, legend: true, timespan: WEEKLY_SPAN,
+    series: [{
+      id: 'ts_koeln_precipitation', name: 'Köln (Precipitation [mm])', phenomenon: 'Precipitation', uom: 'mm',
+      points: every(WEEKLY_SPAN.start, WEEKLY_SPAN.end, H, (_, i) => (i % 7 === 0 ? 0.4 + (i % 5) * 0.1 : 0)),
+      style: { chartType: 'bar', properties: { interval: 'byWeek', width: 0.8, color: '#0072b2' } },
+    }],
+  };
+}
+
+/** Rain, daily values, in monthly bars from 2023-11-15 to 2024-03-10, in Dutch: both ends partial months. */
+export const MONTHLY_SPAN = { start: ms('2023-11-15T00:00:00Z'), end: ms('2024-03-10T00:00:00Z') };
+export function monthlySpec(): ChartSpec {
+  return {
+    width: 800, height: 400, legend: true, language: 'nl', timespan: MONTHLY_SPAN,
+    series: [{
+      id: 'ts_amsterdam_precipitation', name: 'Amsterdam (Neerslag [mm])', phenomenon: 'Neerslag', uom: 'mm',
+      points: every(MONTHLY_SPAN.start, MONTHLY_SPAN.end, D, (_, i) => 1 + (i % 4) * 0.75),
+      style: { chartType: 'bar', properties: { interval: 'byMonth', width: 0.8, color: '#009e73' } },
+    }],
+  };
+}
+
+/** Two units in German over 36 hours: water level (cm) and discharge (m³/s), each axis in its series' colour. */
+export function twoUnitsSpec(): ChartSpec {
+  const start = ms('2024-01-27T06:00:00Z'), end = start + 36 * H;
+  return {
+    width: 800, height: 450, legend: true, language: 'de', timespan: { start, end },
+    series: [
+      {
+        id: 'ts_regensburg_donau_water_level', name: 'Regensburg (Wasserstand [cm])', phenomenon: 'Wasserstand', uom: 'cm',
+        points: tenMinutes(start, end, (t) => 310 + 30 * Math.sin((t - start) / (9 * H))),
+        style: { chartType: 'line', properties: { color: '#1e90ff', width: 2 } }, colorHinted: true,
+      },
+      {
+        id: 'ts_regensburg_donau_discharge', name: 'Regensburg (Abfluss [m³/s])', phenomenon: 'Abfluss', uom: 'm³/s',
+        points: tenMinutes(start, end, (t) => 420 + 60 * Math.sin((t - start) / (9 * H) - 0.6)),
+        style: { chartType: 'line', properties: { color: '#1e90ff', width: 2, lineType: 'dashed' } }, colorHinted: true,
+      },
+    ],
+  };
+}
+
 /** Every case by name: the golden SVG test writes `__golden__/chart-<name>.svg`, the pixel test `<name>.png`. */
 export const CASES: Record<string, () => ChartSpec> = {
   gap: gapSpec,
   seven: sevenSpec,
   levels: () => levelsSpec(false),
   'levels-fit': () => levelsSpec(true),
+  weekly: weeklySpec,
+  monthly: monthlySpec,
+  'two-units': twoUnitsSpec,
 };

@@ -131,9 +131,12 @@ describe('renderChartSvg', () => {
     expect(de).toContain('>Zeit (UTC)</text>');
     expect(nl).toContain('>Tijd (UTC)</text>');
     expect(CHART_STRINGS.de.timeAxis).toBe('Zeit (UTC)');
-    expect(de).toContain('>März</text>');
-    expect(nl).toContain('>april</text>');
-    expect(en).toContain('>April</text>');
+    // month ticks read as short month names, the year below the first
+    expect(de).toContain('>Mär</text>');
+    expect(nl).toContain('>apr</text>');
+    expect(en).toContain('>Apr</text>');
+    for (const svg of [de, nl, en]) expect(svg).toContain('class="tick-context" x="');
+    expect(en).toMatch(/class="tick-context"[^>]*>2024<\/text>/);
   });
 
   test('reference values: dash-dot step lines in the series group, labelled with name and value; bars drawn from zero', () => {
@@ -145,9 +148,11 @@ describe('renderChartSvg', () => {
     expect(ref.d).toMatch(/^M70,([\d.]+)L([\d.]+),\1L\2,/); // held until the change point, then steps
     expect(svg).toContain('<title>Alarm &lt;1&gt;</title>');
     const barGroup = /<g class="series series-bar"[^\n]*/.exec(svg)![0];
-    const bars = [...barGroup.matchAll(/<rect x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)" fill="#26a269"\/>/g)];
+    const bars = [...barGroup.matchAll(/<rect (?:class="bar-partial" )?x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)" fill="#26a269"/g)];
     const bottoms = new Set(bars.map((m) => Math.round(+m[1]! + +m[2]!)));
     expect(bars).toHaveLength(3);
+    // the last day holds only the value at the timespan's end instant: a partial bucket, marked
+    expect(barGroup.match(/class="bar-partial"/g)).toHaveLength(1);
     expect(bottoms.size).toBe(1);
   });
 
