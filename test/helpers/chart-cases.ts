@@ -140,6 +140,27 @@ export function twoUnitsSpec(): ChartSpec {
   };
 }
 
+/** Dense ten-minute humidity over a week, dotted and dashed, with the 81 h gap (Dutch). */
+export function denseSpec(): ChartSpec {
+  const { start, end } = GAP_SPAN;
+  const wiggle = (t: number, k: number) => 75 + 12 * Math.sin(((t - start) / D) * 2 * Math.PI + k) + 3 * Math.sin((t - start) / (37 * MIN));
+  return {
+    width: 800, height: 400, legend: true, language: 'nl', timespan: GAP_SPAN,
+    series: [
+      {
+        id: 'ts_amsterdam_relative_humidity', name: 'Amsterdam (Relatieve luchtvochtigheid [%])', phenomenon: 'Relatieve luchtvochtigheid', uom: '%',
+        points: tenMinutes(start, end, (t) => wiggle(t, 0), [[GAP.from + 1, GAP.to - 1]]),
+        style: { chartType: 'line', properties: { lineType: 'dotted', width: 2 } },
+      },
+      {
+        id: 'ts_muenchen_relative_humidity', name: 'München (Relatieve luchtvochtigheid [%])', phenomenon: 'Relatieve luchtvochtigheid', uom: '%',
+        points: tenMinutes(start, end, (t) => wiggle(t, 2) - 10),
+        style: { chartType: 'line', properties: { lineType: 'dashed', width: 2 } },
+      },
+    ],
+  };
+}
+
 /** Every case by name: the golden SVG test writes `__golden__/chart-<name>.svg`, the pixel test `<name>.png`. */
 export const CASES: Record<string, () => ChartSpec> = {
   gap: gapSpec,
@@ -149,4 +170,5 @@ export const CASES: Record<string, () => ChartSpec> = {
   weekly: weeklySpec,
   monthly: monthlySpec,
   'two-units': twoUnitsSpec,
+  dense: denseSpec,
 };

@@ -111,3 +111,23 @@ describe('lines break at gaps', () => {
   });
 });
 
+
+describe('dense dashed and dotted lines', () => {
+  test('are drawn through at most one point per 4 px (LTTB), keeping the gap; solid lines keep every point', async () => {
+    const { denseSpec } = await import('../helpers/chart-cases.ts');
+    const spec = denseSpec();
+    const svg = renderChartSvg(spec);
+    const l = layout(spec.width!, spec.height!, spec.series, spec.timespan, 2);
+    const width = l.plot.right - l.plot.left;
+    const ps = paths(svg).filter((p) => p.attrs.includes('stroke-dasharray'));
+    expect(ps).toHaveLength(2);
+    for (const p of ps) {
+      const vertices = p.d.split(/[ML]/).filter(Boolean).length;
+      expect(vertices).toBeLessThanOrEqual(Math.floor(width / 4) + 2);
+      expect(vertices).toBeGreaterThan(width / 8);
+    }
+    expect(runs(ps[0]!.d)).toHaveLength(2); // the dotted series' gap is kept
+    const solid = renderChartSvg({ ...spec, series: [{ ...spec.series[1]!, style: { chartType: 'line', properties: { lineType: 'solid' } } }] });
+    expect(paths(solid)[0]!.d.split(/[ML]/).filter(Boolean).length).toBe(spec.series[1]!.points.t.length);
+  });
+});
