@@ -14,7 +14,7 @@
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../charts/index.ts';
 import { gapLimit, lttbBucketSize, markGaps } from '../charts/gaps.ts';
 import { chartPageHtml, type ChartDocument } from '../charts/page.ts';
-import { renderReportHtml, type ReportSeries } from '../charts/report.ts';
+import { renderReportHtml, reportChartHeight, type ReportSeries } from '../charts/report.ts';
 import type { ChartStyle } from '../snapshot/timeseries-config.ts';
 import type { Catalogue, RefValueRec, SeriesRec } from './catalogue.ts';
 import type { ChartRequest } from './chart-request.ts';
@@ -152,8 +152,11 @@ export function chartSpec(req: ChartRequest, series: ChartSeries[]): ChartSpec {
 /** The HTML page (and its size or paper) that Chromium turns into the requested PNG or PDF. */
 export async function chartDocument(cat: Catalogue, source: SeriesSource, req: ChartRequest): Promise<ChartDocument> {
   const drawn = await drawnSeries(cat, source, req);
-  const svg = renderChartSvg(chartSpec(req, drawn.map((d) => d.chart)));
-  if (req.kind === 'png') return { kind: 'png', html: chartPageHtml(svg), width: req.width, height: req.height };
+  const charts = drawn.map((d) => d.chart);
+  if (req.kind === 'png') return { kind: 'png', html: chartPageHtml(renderChartSvg(chartSpec(req, charts))), width: req.width, height: req.height };
+  const title = req.title ?? drawn.map((d) => d.chart.name).join('; ');
+  // the report's chart fills its page: as wide as asked, as tall as the page leaves room for
+  const svg = renderChartSvg({ ...chartSpec(req, charts), height: reportChartHeight(req.paper, req.width, title) });
   const series: ReportSeries[] = drawn.map(({ rec: s, chart, points }) => ({
     id: s.id,
     name: chart.name,
@@ -164,8 +167,14 @@ export async function chartDocument(cat: Catalogue, source: SeriesSource, req: C
     first: s.first && { t: s.first.timestamp, v: s.first.value },
     last: s.last && { t: s.last.timestamp, v: s.last.value },
     values: points,
+    referenceValues: s.refs.map((r) => {
+      const rv = cat.refValues[r]!;
+      const value = endValue(stepsInSpan(rv.steps, req.span));
+      const color = chart.referenceValues?.find((c) => c.id === rv.id)?.color ?? statusColor(statusIntervalsOf(cat, s), value);
+      return { name: labelIn(rv, req.locale), value, ...(color !== undefined ? { color } : {}) };
+    }),
+    statusIntervals: statusIntervalsOf(cat, s),
   }));
-  const title = req.title ?? drawn.map((d) => d.chart.name).join('; ');
   const html = renderReportHtml({ title, language: req.language, paper: req.paper, timespan: req.span, chartSvg: svg, series });
   return { kind: 'pdf', html, paper: req.paper };
 }

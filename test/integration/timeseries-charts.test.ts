@@ -126,8 +126,9 @@ describe('PDF report', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const pdf = await readPdf(Buffer.from(await res.arrayBuffer()));
-    // 144 ten-minute values per series fit on one page each
-    expect(pdf.pages).toBe(3);
+    // the water level: its reference value and status interval tables and 144 ten-minute values take two
+    // pages (the values table's header repeated); the hourly rain one
+    expect(pdf.pages).toBe(4);
     expect(Math.round(pdf.size.width)).toBe(595); // A4 for de
     const stations = await (await get(s.url, `${P}/stations?locale=de`)).text;
     expect(stations).toContain('Köln');
@@ -135,7 +136,12 @@ describe('PDF report', () => {
     expect(pdf.text[1]).toContain('Station');
     expect(pdf.text[1]).toContain('Köln');
     expect(pdf.text[1]).toContain('Wasserstand');
-    expect(pdf.text[2]).toContain('Niederschlag');
+    expect(pdf.text[1]).toContain('Referenzwerte');
+    expect(pdf.text[1]).toMatch(/Meldestufe 1 [\d.,]+ /);
+    expect(pdf.text[1]).toContain('Statusintervalle');
+    expect(pdf.text[2]).toContain('Zeit (UTC) Wert [cm]');
+    expect(pdf.text[3]).toContain('Niederschlag');
+    expect(pdf.text[3]).not.toContain('Referenzwerte');
     // every timestamp of the day is in the values table of the first series
     const level = (await values(LEVEL, timespan)).filter((v) => v.value !== null);
     expect(level.length).toBeGreaterThan(100);
