@@ -7,8 +7,9 @@
  * - A colour from rendering hints (no style in the request) is `colorHinted`: it gives way to a distinct
  *   palette colour where it collides with another series' colour (core/charts/colors.ts).
  * - Reference values drawn: those the series' style names in `referenceValueStyleProperties`, and every one
- *   of the series with `expanded=true`; in the colour the style gives, else the colour of the series' status
- *   interval the level (at the timespan's end) lies in, else the chart's grey (core/charts/references.ts).
+ *   of the series with `expanded=true`; in the colour the request's style gives, else the colour of the
+ *   series' status interval the level (at the timespan's end) lies in, else the rendering hints' colour,
+ *   else the chart's grey (core/charts/references.ts).
  *   Each is drawn as the value in force at the timespan's start, then its changes inside the timespan.
  */
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../charts/index.ts';
@@ -79,7 +80,11 @@ function endValue(p: Points): number {
   return p.v.length > 0 ? p.v[p.v.length - 1]! : NaN;
 }
 
-function referenceValues(cat: Catalogue, s: SeriesRec, style: ChartStyle | undefined, req: ChartRequest): ChartReferenceValue[] {
+/**
+ * The reference values drawn. Colour: one the request's style gives is kept; else the colour of the status
+ * interval the level lies in (the provider's own reading of the level); else the rendering hints' colour.
+ */
+function referenceValues(cat: Catalogue, s: SeriesRec, style: ChartStyle | undefined, requested: boolean, req: ChartRequest): ChartReferenceValue[] {
   const named = style?.referenceValueStyleProperties ?? {};
   const intervals = statusIntervalsOf(cat, s);
   const out: ChartReferenceValue[] = [];
@@ -88,7 +93,8 @@ function referenceValues(cat: Catalogue, s: SeriesRec, style: ChartStyle | undef
     const own = named[rv.id];
     if (!own && !req.expanded) continue;
     const points = stepsInSpan(rv.steps, req.span);
-    const color = own?.properties.color ?? statusColor(intervals, endValue(points));
+    const ownColor = own?.properties.color;
+    const color = (requested ? ownColor : undefined) ?? statusColor(intervals, endValue(points)) ?? ownColor;
     out.push({ id: rv.id, label: labelIn(rv, req.locale), points, ...(color ? { color } : {}) });
   }
   return out;
@@ -128,7 +134,7 @@ async function drawnSeries(cat: Catalogue, source: SeriesSource, req: ChartReque
       gapsMarked: true,
       ...(asked === undefined && style?.properties?.color !== undefined ? { colorHinted: true } : {}),
       ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] } : {}),
-      referenceValues: referenceValues(cat, s, style, req),
+      referenceValues: referenceValues(cat, s, style, asked !== undefined, req),
     };
     out.push({ rec: s, chart, points });
   }

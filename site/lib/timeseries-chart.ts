@@ -3,8 +3,8 @@
  * module as the endpoint's PNGs and PDFs (`renderChartSvg`, core/charts/), built as core/timeseries/
  * chart-document.ts builds it for `GET /timeseries/{id}/getData.png?expanded=true`: series name
  * `"<feature> (<phenomenon> [<uom>])"`, the series' rendering-hints style, every reference value as a thin
- * dash-dot step labelled with its name and value (in the colour its `referenceValueStyleProperties` give, else its
- * status interval's, else grey: core/charts/references.ts), 800×450, grid, no legend.
+ * dash-dot step labelled with its name and value (in its status interval's colour, else the one its
+ * `referenceValueStyleProperties` give, else grey: core/charts/references.ts), 800×450, grid, no legend.
  *
  * Points come from the tree's getData file; reference values from its expanded variant, whose values are
  * sampled at the served timestamps: the steps are recovered by keeping each change, and start at the
@@ -91,7 +91,7 @@ export function timeseriesChart(
     if (!samples) continue;
     const points = stepsFromSamples(samples, span, r.lastValue?.timestamp);
     if (points.t.length === 0) continue;
-    const color = named[r.referenceValueId]?.properties.color ?? statusColor(statusIntervals, points.v[points.v.length - 1] ?? NaN);
+    const color = statusColor(statusIntervals, points.v[points.v.length - 1] ?? NaN) ?? named[r.referenceValueId]?.properties.color;
     refs.push({ id: r.referenceValueId, label: r.label, points, ...(color ? { color } : {}) });
     drawn.push({ id: r.referenceValueId, label: r.label, color, value: points.v[points.v.length - 1] });
   }
