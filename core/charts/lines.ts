@@ -1,4 +1,7 @@
-/** Line series (solid, dashed, dotted, solidWithDots; gaps stay gaps); reference values are references.ts. */
+/**
+ * Line series (solid, dashed, dotted, solidWithDots; gaps stay gaps); reference values are references.ts.
+ * Dense dashed and dotted lines are thinned with the API's LTTB (core/timeseries/generalize/lttb.ts, pure).
+ */
 import { line } from 'd3-shape';
 import type { ScaleLinear, ScaleTime } from 'd3-scale';
 import { pointCount, valueAt, type ChartPoints, type ResolvedLine } from './spec.ts';

@@ -10,10 +10,10 @@
  * until they stand out from the white background (contrast ≥ 3:1, WCAG's figure for graphics).
  */
 import type { ScaleLinear, ScaleTime } from 'd3-scale';
-import { numberLocale, type Language } from './locale.ts';
-import { pointCount, valueAt, type ChartPoints, type ChartReferenceValue } from './spec.ts';
-import { el, esc, roundPath, text } from './svg.ts';
 import { curveStepAfter, line } from 'd3-shape';
+import { numberLocale, type Language } from './locale.ts';
+import { isHexColor, pointCount, valueAt, type ChartPoints, type ChartReferenceValue } from './spec.ts';
+import { el, esc, roundPath, text } from './svg.ts';
 
 /** Reference values without a colour of their own. */
 export const REFERENCE_GREY = '#595959';
@@ -49,7 +49,7 @@ function toHex(r: number, g: number, b: number): string {
 }
 
 export function referenceColor(ref: ChartReferenceValue): string {
-  return readableOnWhite(ref.color !== undefined && /^#[0-9a-fA-F]{6}$/.test(ref.color) ? ref.color.toLowerCase() : REFERENCE_GREY);
+  return readableOnWhite(isHexColor(ref.color) ? ref.color.toLowerCase() : REFERENCE_GREY);
 }
 
 /** The value in force at the end (the last non-null value), or NaN. */
