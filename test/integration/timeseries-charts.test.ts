@@ -84,6 +84,30 @@ describe('PNG on demand', () => {
     expect(pearson(vals, heights)).toBeGreaterThan(0.95);
   });
 
+  test('a hole in the data longer than the gap limit holds no pixel of the line (demo data, real DuckDB and Chromium)', async () => {
+    const timespan = '2024-01-01T00:00:00Z/2024-01-08T23:59:59Z';
+    const data = (await values(LEVEL, timespan)).filter((v) => v.value !== null);
+    // the longest step between consecutive values: the demo's outage
+    let at = 1;
+    for (let i = 1; i < data.length; i++) if (data[i]!.timestamp - data[i - 1]!.timestamp > data[at]!.timestamp - data[at - 1]!.timestamp) at = i;
+    const [from, to] = [data[at - 1]!.timestamp, data[at]!.timestamp];
+    expect(to - from).toBeGreaterThan(7 * 600_000); // over the limit: (noDataGapThreshold 5 + 1) × 10 min
+    const img = await png(`${P}/timeseries/${LEVEL}/getData.png?timespan=${timespan}&grid=false&${styleParam({ chartType: 'line', properties: { color: '#ff00ff', width: 2 } })}`);
+    const magenta = pixelsOf(img, '#ff00ff', 40);
+    const xs = magenta.map(([x]) => x);
+    // the plot spans the timespan: map the hole's ends to columns with the plot's x range from the pixels' extent
+    const [start, end] = timespan.split('/').map((d) => Date.parse(d)) as [number, number];
+    const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+    const [t0, t1] = [data[0]!.timestamp, data.at(-1)!.timestamp];
+    const col = (t: number) => x0 + ((t - t0) / (t1 - t0)) * (x1 - x0);
+    expect(end - start).toBeGreaterThan(t1 - t0 - 1);
+    const inside = magenta.filter(([x]) => x > col(from) + 2 && x < col(to) - 2);
+    expect(col(to) - col(from)).toBeGreaterThan(6);
+    expect(inside).toEqual([]);
+    expect(magenta.filter(([x]) => x < col(from)).length).toBeGreaterThan(100);
+    expect(magenta.filter(([x]) => x > col(to)).length).toBeGreaterThan(100);
+  });
+
   test('Accept: image/png selects the chart; base64=true gives the same image base64-encoded', async () => {
     const a = await get(s.url, `${P}/timeseries/${LEVEL}/getData?width=300&height=200`, { Accept: 'image/png' });
     expect(a.status).toBe(200);
