@@ -41,7 +41,7 @@ export async function runChartBenchmarks(work: string, log: (l: string) => void)
     const cat = ts.catalogue;
     const request = (k: number): ChartRequest => ({
       kind: 'png', series: [{ k, style: undefined }], span: intervalSpan('lastWeek', cat.takenAt), width: 800, height: 500,
-      grid: true, legend: false, locale: undefined, language: chartLanguage(undefined), paper: 'A4', generalize: undefined, expanded: false, base64: false,
+      grid: true, legend: false, locale: undefined, language: chartLanguage(undefined), paper: 'A4', generalize: undefined, expanded: false, fitReferenceValues: false, base64: false,
     });
     const all = cat.timeseries.map((_, k) => k);
     const renderAll = async (ks: number[], renderer: () => Promise<{ r: ChartRenderer; done: () => Promise<void> }>, parallel: number) => {

@@ -1,6 +1,7 @@
 /** Axes and grid: the UTC time axis, one y axis per unit, grid lines at the ticks. */
 import { precisionFixed } from 'd3-format';
-import { CHART_STRINGS, numberLocale, utcTickFormat, type Language } from './locale.ts';
+import { CHART_STRINGS, numberLocale, type Language } from './locale.ts';
+import { tickLabels } from './time-axis.ts';
 import { yTickCount, type Layout, type YAxis } from './scales.ts';
 import { el, num, text } from './svg.ts';
 
@@ -9,7 +10,7 @@ const GRID_COLOR = '#e0e0e0';
 const TICK = 5;
 
 export function xTicks(l: Layout): Date[] {
-  return l.x.ticks(Math.max(2, Math.floor((l.plot.right - l.plot.left) / 110)));
+  return l.time.ticks;
 }
 
 export function yTicks(a: YAxis, l: Layout): number[] {
@@ -32,16 +33,19 @@ export function renderGrid(l: Layout): string {
   return el('g', { class: 'grid', stroke: GRID_COLOR, 'stroke-width': 1 }, lines.join(''));
 }
 
+/** The time axis: a tick and label at each tick, the date or year below where it changes (time-axis.ts). */
 export function renderXAxis(l: Layout, lang: Language): string {
-  const fmt = utcTickFormat(lang);
+  const labels = tickLabels(l.time, lang);
   const y = l.plot.bottom;
   const parts = [el('line', { x1: l.plot.left, x2: l.plot.right, y1: y, y2: y, stroke: AXIS_COLOR })];
-  for (const t of xTicks(l)) {
+  l.time.ticks.forEach((t, i) => {
     const x = l.x(t);
+    const { label, context } = labels[i]!;
     parts.push(el('line', { x1: x, x2: x, y1: y, y2: y + TICK, stroke: AXIS_COLOR }));
-    parts.push(text({ x, y: y + TICK + 12, 'text-anchor': 'middle' }, fmt(t)));
-  }
-  parts.push(text({ class: 'axis-title', x: (l.plot.left + l.plot.right) / 2, y: y + 38, 'text-anchor': 'middle' },
+    parts.push(text({ x, y: y + TICK + 12, 'text-anchor': 'middle' }, label));
+    if (context !== undefined) parts.push(text({ class: 'tick-context', x, y: y + TICK + 25, 'text-anchor': 'middle', 'font-weight': 'bold' }, context));
+  });
+  parts.push(text({ class: 'axis-title', x: (l.plot.left + l.plot.right) / 2, y: y + 46, 'text-anchor': 'middle' },
     CHART_STRINGS[lang].timeAxis));
   return el('g', { class: 'axis axis-x', fill: AXIS_COLOR }, parts.join(''));
 }
@@ -52,14 +56,16 @@ function valueFormat(a: YAxis, ticks: readonly number[], lang: Language): (n: nu
   return numberLocale(lang).format(`,.${precisionFixed(step)}f`);
 }
 
+/** A y axis; with several axes, one holding a single series is drawn in that series' colour. */
 export function renderYAxis(a: YAxis, index: number, l: Layout, lang: Language): string {
   const ticks = yTicks(a, l);
   const fmt = valueFormat(a, ticks, lang);
   const dir = a.side === 'left' ? -1 : 1;
-  const parts = [el('line', { x1: a.x, x2: a.x, y1: l.plot.top, y2: l.plot.bottom, stroke: AXIS_COLOR })];
+  const color = a.color ?? AXIS_COLOR;
+  const parts = [el('line', { x1: a.x, x2: a.x, y1: l.plot.top, y2: l.plot.bottom, stroke: color, 'stroke-width': a.color ? 2 : undefined })];
   for (const v of ticks) {
     const y = a.scale(v);
-    parts.push(el('line', { x1: a.x, x2: a.x + dir * TICK, y1: y, y2: y, stroke: AXIS_COLOR }));
+    parts.push(el('line', { x1: a.x, x2: a.x + dir * TICK, y1: y, y2: y, stroke: color }));
     parts.push(text({ x: a.x + dir * (TICK + 3), y: y + 4, 'text-anchor': dir < 0 ? 'end' : 'start' }, fmt(v)));
   }
   const tx = a.x + dir * 52;
@@ -68,5 +74,5 @@ export function renderYAxis(a: YAxis, index: number, l: Layout, lang: Language):
     class: 'axis-title', x: tx, y: ty, 'text-anchor': 'middle',
     transform: `rotate(${dir < 0 ? -90 : 90} ${num(tx)} ${num(ty)})`,
   }, a.label));
-  return el('g', { class: `axis axis-y axis-y-${index}`, fill: AXIS_COLOR }, parts.join(''));
+  return el('g', { class: `axis axis-y axis-y-${index}`, fill: color }, parts.join(''));
 }

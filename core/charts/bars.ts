@@ -42,25 +42,49 @@ export function barBuckets(points: ChartPoints, interval: BarInterval): Bucket[]
   return [...byStart.values()].sort((a, b) => a.start - b.start);
 }
 
-/** `<rect>`s for the buckets; the bar's width is `style.width` of its bucket, centred in it. */
+/** A timespan missing less than this of a bucket covers it whole (an inclusive end written as 23:59:59). */
+const SLACK = 1000;
+/** A bar narrower than this (a bucket barely inside the timespan) is widened to it, so it stays visible. */
+const MIN_PARTIAL_WIDTH = 2;
+
+/**
+ * `<rect>`s for the buckets; the bar's width is `style.width` of its bucket, centred in it. A bucket reaching
+ * past the timespan (`span`, the axis' extent) by more than a second holds only the values inside it: its bar
+ * is cut at the axis' edge and marked as partial (class `bar-partial`, paler fill, dashed outline).
+ */
 export function renderBars(
   buckets: readonly Bucket[],
   style: ResolvedBar,
   x: ScaleTime<number, number>,
   y: ScaleLinear<number, number>,
+  span: { start: number; end: number },
 ): string {
   const y0 = y(0);
+  const [left, right] = [x(span.start), x(span.end)];
   const out: string[] = [];
   for (const b of buckets) {
     const x0 = x(b.start), x1 = x(b.end);
     const w = (x1 - x0) * style.width;
+    let a = x0 + (x1 - x0 - w) / 2;
+    let z = a + w;
     const yv = y(b.sum);
+    const partial = b.start < span.start - SLACK || b.end > span.end + SLACK;
+    if (partial) {
+      a = Math.max(a, left);
+      z = Math.min(z, right);
+      if (z - a < MIN_PARTIAL_WIDTH) {
+        if (b.end > span.end) a = z - MIN_PARTIAL_WIDTH;
+        else z = a + MIN_PARTIAL_WIDTH;
+      }
+    }
     out.push(el('rect', {
-      x: x0 + (x1 - x0 - w) / 2,
+      ...(partial ? { class: 'bar-partial' } : {}),
+      x: a,
       y: Math.min(y0, yv),
-      width: w,
+      width: z - a,
       height: Math.abs(y0 - yv),
       fill: style.color,
+      ...(partial ? { 'fill-opacity': 0.45, stroke: style.color, 'stroke-width': 1, 'stroke-dasharray': '3 2' } : {}),
     }));
   }
   return out.join('');

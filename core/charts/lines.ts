@@ -1,8 +1,12 @@
-/** Line series (solid, dashed, dotted, solidWithDots; gaps stay gaps) and reference values. */
-import { curveStepAfter, line } from 'd3-shape';
+/**
+ * Line series (solid, dashed, dotted, solidWithDots; gaps stay gaps); reference values are references.ts.
+ * Dense dashed and dotted lines are thinned with the API's LTTB (core/timeseries/generalize/lttb.ts, pure).
+ */
+import { line } from 'd3-shape';
 import type { ScaleLinear, ScaleTime } from 'd3-scale';
-import { isHexColor, pointCount, valueAt, type ChartPoints, type ChartReferenceValue, type ResolvedLine } from './spec.ts';
-import { el, esc, roundPath } from './svg.ts';
+import { pointCount, valueAt, type ChartPoints, type ResolvedLine } from './spec.ts';
+import { el, roundPath } from './svg.ts';
+import { lttbIndices } from '../timeseries/generalize/lttb.ts';
 
 /** The `stroke-dasharray` for a line type and width, or undefined for a continuous line. */
 export function dashArray(lineType: ResolvedLine['lineType'], width: number): string | undefined {
@@ -15,15 +19,33 @@ function pathOf(
   points: ChartPoints,
   x: ScaleTime<number, number>,
   y: ScaleLinear<number, number>,
-  stepAfter: boolean,
 ): string {
   const idx = Array.from({ length: pointCount(points) }, (_, i) => i);
   const gen = line<number>()
     .defined((i) => !Number.isNaN(valueAt(points, i)) && Number.isFinite(points.t[i]!))
     .x((i) => x(points.t[i]!))
     .y((i) => y(valueAt(points, i)));
-  if (stepAfter) gen.curve(curveStepAfter);
   return roundPath(gen(idx) ?? '');
+}
+
+/** Dashed and dotted lines get at most one point per this many px (LTTB), so the pattern stays readable. */
+export const DASH_PX_PER_POINT = 4;
+
+/**
+ * The points a dashed or dotted line is drawn through: over dense data (more than one point per
+ * DASH_PX_PER_POINT px) a dash pattern on a zigzag of sub-pixel segments turns into noise, so the path is
+ * thinned with LTTB (gaps kept, generalize/runs.ts) to one point per DASH_PX_PER_POINT px. Solid lines and
+ * the dots of solidWithDots keep every point.
+ */
+export function patternPoints(points: ChartPoints, lineType: ResolvedLine['lineType'], plotWidth: number): ChartPoints {
+  if (lineType !== 'dashed' && lineType !== 'dotted') return points;
+  const n = pointCount(points);
+  const budget = Math.max(2, Math.floor(plotWidth / DASH_PX_PER_POINT));
+  if (n <= budget) return points;
+  const t = Float64Array.from({ length: n }, (_, i) => points.t[i]!);
+  const v = Float64Array.from({ length: n }, (_, i) => valueAt(points, i));
+  const idx = lttbIndices(t, v, budget);
+  return { t: Float64Array.from(idx, (i) => t[i]!), v: Float64Array.from(idx, (i) => v[i]!) };
 }
 
 export function renderLine(
@@ -32,7 +54,8 @@ export function renderLine(
   x: ScaleTime<number, number>,
   y: ScaleLinear<number, number>,
 ): string {
-  const d = pathOf(points, x, y, false);
+  const [r0, r1] = x.range() as [number, number];
+  const d = pathOf(patternPoints(points, style.lineType, Math.abs(r1 - r0)), x, y);
   const parts: string[] = [];
   if (d !== '') {
     parts.push(el('path', {
@@ -57,34 +80,4 @@ export function renderLine(
   }
   if (dots.length > 0) parts.push(el('g', { class: 'dots', fill: style.color }, dots.join('')));
   return parts.join('');
-}
-
-/** Reference values: thin dashed step lines (held after each change), extended to the timespan's end. */
-export function renderReferenceValue(
-  ref: ChartReferenceValue,
-  seriesColor: string,
-  x: ScaleTime<number, number>,
-  y: ScaleLinear<number, number>,
-  end: number,
-): string {
-  const n = pointCount(ref.points);
-  const t = Array.from(ref.points.t).slice(0, n);
-  const v = Array.from(ref.points.v as ArrayLike<number | null>).slice(0, n).map((_, i) => valueAt(ref.points, i));
-  if (n > 0 && t[n - 1]! < end && !Number.isNaN(v[n - 1]!)) {
-    t.push(end);
-    v.push(v[n - 1]!);
-  }
-  const d = pathOf({ t, v }, x, y, true);
-  if (d === '') return '';
-  const color = isHexColor(ref.color) ? ref.color.toLowerCase() : seriesColor;
-  return el('path', {
-    d,
-    class: 'reference-value',
-    'data-reference-value': ref.id,
-    fill: 'none',
-    stroke: color,
-    'stroke-width': 1,
-    'stroke-dasharray': '6 3',
-    'stroke-opacity': 0.7,
-  }, el('title', {}, esc(ref.label)));
 }

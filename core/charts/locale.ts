@@ -4,7 +4,6 @@
  */
 import { formatLocale, type FormatLocaleDefinition, type FormatLocaleObject } from 'd3-format';
 import { timeFormatLocale, type TimeLocaleDefinition, type TimeLocaleObject } from 'd3-time-format';
-import { utcDay, utcHour, utcMinute, utcMonth, utcSecond, utcWeek, utcYear } from 'd3-time';
 
 export type Language = 'en' | 'de' | 'nl';
 export const LANGUAGES: readonly Language[] = ['en', 'de', 'nl'];
@@ -51,13 +50,6 @@ export const NUMBER_LOCALES: Readonly<Record<Language, FormatLocaleDefinition>> 
   nl: { decimal: ',', thousands: '.', grouping: [3], currency: ['€\u00a0', ''], minus: '-' },
 };
 
-/** Tick formats by granularity, d3's multi-scale scheme with 24-hour UTC times. */
-const TICK_FORMATS: Readonly<Record<Language, { day: string; week: string }>> = {
-  en: { day: '%a %d', week: '%b %d' },
-  de: { day: '%a %d.', week: '%d. %b' },
-  nl: { day: '%a %d', week: '%d %b' },
-};
-
 export function isLanguage(s: unknown): s is Language {
   return typeof s === 'string' && (LANGUAGES as readonly string[]).includes(s);
 }
@@ -75,20 +67,4 @@ export function numberLocale(lang: Language): FormatLocaleObject {
   let l = numberLocales.get(lang);
   if (l === undefined) numberLocales.set(lang, (l = formatLocale(NUMBER_LOCALES[lang])));
   return l;
-}
-
-/** A UTC tick formatter for `lang` choosing the format by the tick's granularity. */
-export function utcTickFormat(lang: Language): (d: Date) => string {
-  const l = timeLocale(lang);
-  const f = TICK_FORMATS[lang];
-  const ms = l.utcFormat('.%L'), sec = l.utcFormat(':%S'), min = l.utcFormat('%H:%M');
-  const day = l.utcFormat(f.day), week = l.utcFormat(f.week), month = l.utcFormat('%B'), year = l.utcFormat('%Y');
-  return (d) =>
-    (utcSecond(d) < d ? ms
-      : utcMinute(d) < d ? sec
-      : utcHour(d) < d ? min
-      : utcDay(d) < d ? min
-      : utcMonth(d) < d ? (utcWeek(d) < d ? day : week)
-      : utcYear(d) < d ? month
-      : year)(d);
 }

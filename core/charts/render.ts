@@ -4,8 +4,9 @@
  */
 import { renderGrid, renderXAxis, renderYAxis } from './axes.ts';
 import { renderBars } from './bars.ts';
-import { renderLegend } from './legend.ts';
-import { renderLine, renderReferenceValue } from './lines.ts';
+import { renderLegend, type LegendReference } from './legend.ts';
+import { renderLine } from './lines.ts';
+import { lastValue, referenceColor, referenceText, renderReferenceLabels, renderReferenceLine, type RefLabel } from './references.ts';
 import { CHART_STRINGS, isLanguage, type Language } from './locale.ts';
 import { HEADING_HEIGHT, layout, type Layout, type PreparedSeries } from './scales.ts';
 import { DEFAULTS, pointCount, type ChartSpec } from './spec.ts';
@@ -15,13 +16,33 @@ function size(n: number | undefined, fallback: number): number {
   return typeof n === 'number' && Number.isFinite(n) && n >= 50 ? Math.round(n) : fallback;
 }
 
+/** Rows the legend takes: one per series, one per reference value with a value. */
+function legendRows(spec: ChartSpec): number {
+  return spec.series.reduce((n, s) => n + 1 + (s.referenceValues ?? []).filter((r) => !Number.isNaN(lastValue(r.points))).length, 0);
+}
+
+/** Each reference value's label: its text, colour, and where its level lies against its axis' range. */
+function referenceLabels(l: Layout, lang: Language): RefLabel[] {
+  const out: RefLabel[] = [];
+  for (const p of l.series) {
+    const scale = l.axes[p.axis]!.scale;
+    const [lo, hi] = (scale.domain() as [number, number]).slice().sort((a, b) => a - b) as [number, number];
+    for (const ref of p.series.referenceValues ?? []) {
+      const v = lastValue(ref.points);
+      if (Number.isNaN(v)) continue;
+      out.push({ ref, text: referenceText(ref, p.series.uom, lang), color: referenceColor(ref), y: scale(v), where: v > hi ? 'above' : v < lo ? 'below' : 'in' });
+    }
+  }
+  return out;
+}
+
 function renderSeries(p: PreparedSeries, l: Layout, clipId: string): string {
   const axis = l.axes[p.axis]!;
   const body = p.style.kind === 'bar'
-    ? renderBars(p.buckets, p.style, l.x, axis.scale)
-    : renderLine(p.series.points, p.style, l.x, axis.scale);
+    ? renderBars(p.buckets, p.style, l.x, axis.scale, { start: +l.x.domain()[0]!, end: +l.x.domain()[1]! })
+    : renderLine(p.points, p.style, l.x, axis.scale);
   const refs = (p.series.referenceValues ?? [])
-    .map((r) => renderReferenceValue(r, p.style.color, l.x, axis.scale, +l.x.domain()[1]!))
+    .map((r) => renderReferenceLine(r, l.x, axis.scale, +l.x.domain()[1]!))
     .join('');
   return el('g', {
     class: `series series-${p.style.kind}`,
@@ -38,7 +59,10 @@ export function renderChartSvg(spec: ChartSpec): string {
   const lang: Language = isLanguage(spec.language) ? spec.language : DEFAULTS.language;
   const strings = CHART_STRINGS[lang];
   const heading = spec.heading?.trim() || undefined;
-  const l = layout(width, height, spec.series, spec.timespan, legend ? spec.series.length : 0, heading ? HEADING_HEIGHT : 0);
+  const l = layout(width, height, spec.series, spec.timespan, legend ? legendRows(spec) : 0, heading ? HEADING_HEIGHT : 0,
+    { noDataGapThreshold: spec.noDataGapThreshold }, spec.fitReferenceValues ?? false);
+  const refLabels = referenceLabels(l, lang);
+  const legendRefs: LegendReference[] = refLabels.map((r) => ({ id: r.ref.id, text: r.text, color: r.color }));
 
   const key = `sc-${hash(JSON.stringify(spec.series.map((s) => s.id)))}`;
   const clipId = `${key}-clip`;
@@ -56,9 +80,10 @@ export function renderChartSvg(spec: ChartSpec): string {
     heading ? text({ class: 'heading', x: width / 2, y: 24, 'text-anchor': 'middle', 'font-size': 14, 'font-weight': 'bold', fill: '#222222' }, heading) : '',
     grid ? renderGrid(l) : '',
     ...ordered.map((p) => renderSeries(p, l, clipId)),
+    renderReferenceLabels(refLabels, l.plot),
     renderXAxis(l, lang),
     ...l.axes.map((a, i) => renderYAxis(a, i, l, lang)),
-    legend ? renderLegend(l) : '',
+    legend ? renderLegend(l, legendRefs) : '',
     hasData ? '' : text({ x: (left + right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle', fill: '#777777' }, strings.noData),
   ].filter((s) => s !== '');
 

@@ -38,6 +38,16 @@ export interface ChartSeries {
   points: ChartPoints;
   style?: ChartStyle;
   referenceValues?: ChartReferenceValue[];
+  /**
+   * True when long steps between values are already marked with nulls (gaps.ts `markGaps`, done before
+   * generalizing); otherwise the chart marks them from these points.
+   */
+  gapsMarked?: boolean;
+  /**
+   * True when the style's colour comes from rendering hints rather than the request: it gives way to a
+   * palette colour where another series of the chart has the same colour (colors.ts).
+   */
+  colorHinted?: boolean;
 }
 
 export interface ChartSpec {
@@ -52,13 +62,11 @@ export interface ChartSpec {
   heading?: string;
   series: ChartSeries[];
   timespan: { start: number; end: number };
+  /** Stretch the y range to every reference value drawn (default: fit the data, mark levels beyond it at the edge). */
+  fitReferenceValues?: boolean;
+  /** 52°North's `noDataGapThreshold` (general configuration), for series whose gaps are not marked (gaps.ts). */
+  noDataGapThreshold?: number;
 }
-
-/** Stable default palette (by series position) for styles without a valid colour. */
-export const PALETTE = [
-  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd',
-  '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
-] as const;
 
 export const DEFAULTS = { width: 800, height: 500, grid: true, legend: false, language: 'en', lineWidth: 2, barWidth: 0.8 } as const;
 
@@ -74,25 +82,21 @@ export function isHexColor(color: unknown): color is string {
   return typeof color === 'string' && HEX.test(color);
 }
 
-export function colorOr(color: string | undefined, index: number): string {
-  return isHexColor(color) ? color.toLowerCase() : PALETTE[index % PALETTE.length]!;
-}
-
 function positive(n: number | undefined, fallback: number): number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-/** The style of the series at `index`, with defaults filled in and invalid values replaced. */
-export function resolveStyle(style: ChartStyle | undefined, index: number): ResolvedStyle {
+/** A style with defaults filled in and invalid values replaced, drawn in `color` (colors.ts `seriesColors`). */
+export function resolveStyle(style: ChartStyle | undefined, color: string): ResolvedStyle {
   if (style?.chartType === 'bar') {
     const p = style.properties ?? {};
     const w = typeof p.width === 'number' && Number.isFinite(p.width) ? Math.min(1, Math.max(0, p.width)) : DEFAULTS.barWidth;
     const interval = p.interval !== undefined && INTERVALS.includes(p.interval) ? p.interval : 'byDay';
-    return { kind: 'bar', interval, width: w, color: colorOr(p.color, index) };
+    return { kind: 'bar', interval, width: w, color };
   }
   const p = style?.properties ?? {};
   const lineType = p.lineType !== undefined && LINE_TYPES.includes(p.lineType) ? p.lineType : 'solid';
-  return { kind: 'line', lineType, width: positive(p.width, DEFAULTS.lineWidth), color: colorOr(p.color, index) };
+  return { kind: 'line', lineType, width: positive(p.width, DEFAULTS.lineWidth), color };
 }
 
 /** The value at i, or NaN for a gap (null, NaN, missing). */

@@ -51,6 +51,7 @@ const WIRE: Record<string, () => JsonSchema> = {
   width: () => ({ type: 'integer', minimum: MIN_SIZE, maximum: MAX_SIZE, default: CHART_DEFAULTS.width }),
   height: () => ({ type: 'integer', minimum: MIN_SIZE, maximum: MAX_SIZE, default: CHART_DEFAULTS.height }),
   language: () => language,
+  fitReferenceValues: () => bool(CHART_DEFAULTS.fitReferenceValues),
   base64: () => bool(false),
   bom: () => bool(false),
   zip: () => bool(false),

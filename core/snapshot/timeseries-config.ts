@@ -224,6 +224,8 @@ export interface TimeseriesConfig {
   defaultGeneralizer: 'lttb' | 'dp';
   /** The data's license text (`license` of web_config-general.json), served by the extras path; undefined: none. */
   license?: string | undefined;
+  /** 52°North's `generalizer.noDataGapThreshold`: where chart lines break (core/charts/gaps.ts); unset: not configured. */
+  noDataGapThreshold?: number;
   statusIntervals: { phenomenon: Record<string, StatusInterval[]>; timeseries: Record<string, StatusInterval[]> };
   renderingHints: { phenomenon: Record<string, ChartStyle>; timeseries: Record<string, ChartStyle> };
   prerendering: { general: ChartConfig; phenomenon: PrerenderTask[]; timeseries: PrerenderTask[] };
@@ -301,6 +303,7 @@ export function parseTimeseriesConfig(files: Record<string, unknown>): Timeserie
     maxTimespanParts: parseIsoDuration(maxTimespan)!,
     defaultGeneralizer: (general?.generalizer?.defaultGeneralizer?.toLowerCase() ?? 'lttb') as 'lttb' | 'dp',
     ...(general?.license !== undefined ? { license: general.license } : {}),
+    ...(general?.generalizer?.noDataGapThreshold !== undefined ? { noDataGapThreshold: general.generalizer.noDataGapThreshold } : {}),
     statusIntervals: {
       phenomenon: intervals(si?.phenomenonIntervals ?? {}),
       timeseries: intervals(mergeAliases(si?.timeseriesIntervals, si?.datasetIntervals, si?.seriesIntervals)),

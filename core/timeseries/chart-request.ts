@@ -47,12 +47,14 @@ export interface ChartRequest {
   generalize: GeneralizeOptions | undefined;
   /** Draw every reference value of the series, not only those the style names. */
   expanded: boolean;
+  /** Stretch the y range to every reference value drawn (default: fit the data, mark levels beyond it at the edge). */
+  fitReferenceValues: boolean;
   base64: boolean;
   /** A title for the report or chart (pre-rendering configuration). */
   title?: string;
 }
 
-export const CHART_DEFAULTS = { width: 800, height: 500, grid: true, legend: false } as const;
+export const CHART_DEFAULTS = { width: 800, height: 500, grid: true, legend: false, fitReferenceValues: false } as const;
 export const MIN_SIZE = 50;
 export const MAX_SIZE = 4000;
 
@@ -89,7 +91,7 @@ function styleIssue(e: z.ZodError): string {
 
 const STYLE_HINT = 'chartType is line (lineType solid, dashed, dotted, solidWithDots; width; color #rrggbb) or bar (interval byHour, byDay, byWeek, byMonth; width 0 to 1; color)';
 
-type ChartParam = 'style' | 'legend' | 'grid' | 'width' | 'height' | 'language' | 'base64';
+type ChartParam = 'style' | 'legend' | 'grid' | 'width' | 'height' | 'language' | 'base64' | 'fitReferenceValues';
 
 /**
  * The chart parameters with a valid example (used in error hints) and their meaning (for the docs). Read by
@@ -106,6 +108,11 @@ export const CHART_PARAM_DOCS: (ParamDoc & { name: ChartParam })[] = [
     name: 'language',
     example: 'language=de',
     meaning: 'Charts: language of labels and of the chart\'s words, numbers and dates (en, de, nl; others English), like locale and winning over it. Reports for US, CA, MX, PH, CL, CO, VE regions (en_US) are US Letter, others A4.',
+  },
+  {
+    name: 'fitReferenceValues',
+    example: 'fitReferenceValues=true',
+    meaning: `Charts: stretch the y axis to every reference value drawn (default ${CHART_DEFAULTS.fitReferenceValues}: the axis fits the data, and a level beyond it is marked at the plot's edge with its label).`,
   },
   { name: 'base64', example: 'base64=true', meaning: 'Charts: the PNG or PDF base64-encoded, with the same Content-Type.' },
 ];
@@ -163,6 +170,7 @@ interface Look {
   legend: boolean;
   locale: Locale;
   base64: boolean;
+  fitReferenceValues: boolean;
 }
 
 /** Size, grid, legend, language and base64 from a query or a body's fields (same names). */
@@ -175,6 +183,7 @@ function readLook(get: (name: string) => unknown, example: (name: string) => str
     legend: read(flag, 'legend', get('legend'), example(CHART_EXAMPLES.legend)) ?? CHART_DEFAULTS.legend,
     locale,
     base64: read(flag, 'base64', get('base64'), example(CHART_EXAMPLES.base64)) ?? false,
+    fitReferenceValues: read(flag, 'fitReferenceValues', get('fitReferenceValues'), example(CHART_EXAMPLES.fitReferenceValues)) ?? CHART_DEFAULTS.fitReferenceValues,
   };
 }
 

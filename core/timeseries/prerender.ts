@@ -66,6 +66,7 @@ function job(cat: Catalogue, k: number, task: PrerenderTask, interval: Prerender
     paper: paperFor(locale),
     generalize: c.generalize ? (cat.config.defaultGeneralizer === 'dp' ? { algorithm: 'dp', tolerance: DEFAULT_DP_TOLERANCE } : { algorithm: 'lttb', threshold: DEFAULT_LTTB_THRESHOLD }) : undefined,
     expanded: c.expanded,
+    fitReferenceValues: false,
     base64: false,
     ...(task.title !== undefined ? { title: formatTitle(task.title, cat, s, locale) } : {}),
   };

@@ -71,7 +71,7 @@ export const PATH_PARAM_DOCS: { name: 'id' | 'interval'; example: string; meanin
 /** The data options: read by GET getData and, from the query or the body, by POST getData. */
 const DATA_PARAMS = OPTION_KEYS;
 /** Chart options besides the data options (`style` on GET only: a POST names styles in styleOptions). */
-const CHART_PARAMS = ['legend', 'grid', 'width', 'height', 'locale', 'language', 'base64'];
+const CHART_PARAMS = ['legend', 'grid', 'width', 'height', 'locale', 'language', 'fitReferenceValues', 'base64'];
 /** CSV download options besides `locale` (data-csv.ts). */
 const DOWNLOAD_PARAMS = ['bom', 'zip'];
 

@@ -3,18 +3,20 @@
  * module as the endpoint's PNGs and PDFs (`renderChartSvg`, core/charts/), built as core/timeseries/
  * chart-document.ts builds it for `GET /timeseries/{id}/getData.png?expanded=true`: series name
  * `"<feature> (<phenomenon> [<uom>])"`, the series' rendering-hints style, every reference value as a thin
- * dashed step (in the colour its `referenceValueStyleProperties` give, else the series'), 800×450, grid, no legend.
+ * dash-dot step labelled with its name and value (in its status interval's colour, else the one its
+ * `referenceValueStyleProperties` give, else grey: core/charts/references.ts), 800×450, grid, no legend.
  *
  * Points come from the tree's getData file; reference values from its expanded variant, whose values are
  * sampled at the served timestamps: the steps are recovered by keeping each change, and start at the
  * timespan's start when the reference value's last change point lies before it (as the endpoint draws them).
  * A chart whose SVG would exceed SVG_BUDGET bytes is generalized with LTTB (core/timeseries/generalize.ts)
- * to GENERALIZED_POINTS points and drawn again.
+ * to GENERALIZED_POINTS points and drawn again; long steps between values are marked as gaps first
+ * (core/charts/gaps.ts, with the configuration's `noDataGapThreshold`), so the generalized line breaks there too.
  */
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../../core/charts/index.ts';
 import type { ChartStyle } from '../../core/snapshot/timeseries-config.ts';
 import { lttb, toSeries, type Series } from '../../core/timeseries/generalize.ts';
-import { seriesLabel } from '../../core/timeseries/chart-document.ts';
+import { chartPoints, seriesLabel, statusColor } from '../../core/timeseries/chart-document.ts';
 import type { Timespan } from '../../core/timeseries/timespan.ts';
 import type { SeriesData, SeriesMeta, TimeValue } from './timeseries.ts';
 
@@ -73,7 +75,14 @@ function extent(values: readonly TimeValue[]): { min: number | undefined; max: n
   return { min, max, last };
 }
 
-export function timeseriesChart(s: SeriesMeta, data: SeriesData, span: Timespan, style: ChartStyle | undefined): TimeseriesChart {
+export function timeseriesChart(
+  s: SeriesMeta,
+  data: SeriesData,
+  span: Timespan,
+  style: ChartStyle | undefined,
+  noDataGapThreshold?: number,
+  statusIntervals: readonly { lower: string; upper?: string; color: string }[] = [],
+): TimeseriesChart {
   const named = style?.referenceValueStyleProperties ?? {};
   const refs: ChartReferenceValue[] = [];
   const drawn: DrawnRef[] = [];
@@ -82,11 +91,12 @@ export function timeseriesChart(s: SeriesMeta, data: SeriesData, span: Timespan,
     if (!samples) continue;
     const points = stepsFromSamples(samples, span, r.lastValue?.timestamp);
     if (points.t.length === 0) continue;
-    const color = named[r.referenceValueId]?.properties.color;
+    const color = statusColor(statusIntervals, points.v[points.v.length - 1] ?? NaN) ?? named[r.referenceValueId]?.properties.color;
     refs.push({ id: r.referenceValueId, label: r.label, points, ...(color ? { color } : {}) });
     drawn.push({ id: r.referenceValueId, label: r.label, color, value: points.v[points.v.length - 1] });
   }
-  const full = toSeries(data.values);
+  // long steps between values marked as gaps before any generalizing, as the endpoint's charts (chart-document.ts)
+  const full = chartPoints(toSeries(data.values), undefined, noDataGapThreshold);
   const spec = (points: Series): ChartSpec => {
     const series: ChartSeries = {
       id: s.id,
@@ -94,6 +104,7 @@ export function timeseriesChart(s: SeriesMeta, data: SeriesData, span: Timespan,
       phenomenon: s.phenomenon.label,
       uom: s.uom,
       points,
+      gapsMarked: true,
       ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] } : {}),
       referenceValues: refs,
     };

@@ -20,6 +20,8 @@ export interface SeriesExtras {
   renderingHints: RenderingHintsView | undefined;
   /** The style the endpoint draws the series with when a request names none (its rendering hints). */
   style: ChartStyle | undefined;
+  /** The general configuration's `noDataGapThreshold`: where chart lines break (core/charts/gaps.ts). */
+  noDataGapThreshold: number | undefined;
 }
 
 let loading: Promise<Catalogue | undefined> | undefined;
@@ -55,5 +57,6 @@ export async function seriesExtras(id: string): Promise<SeriesExtras | undefined
     statusIntervals: statusIntervalsOf(cat, s),
     renderingHints: renderingHintsOf(cat, s),
     style: defaultStyle(cat, s),
+    noDataGapThreshold: cat.config.noDataGapThreshold,
   };
 }

@@ -84,6 +84,30 @@ describe('PNG on demand', () => {
     expect(pearson(vals, heights)).toBeGreaterThan(0.95);
   });
 
+  test('a hole in the data longer than the gap limit holds no pixel of the line (demo data, real DuckDB and Chromium)', async () => {
+    const timespan = '2024-01-01T00:00:00Z/2024-01-08T23:59:59Z';
+    const data = (await values(LEVEL, timespan)).filter((v) => v.value !== null);
+    // the longest step between consecutive values: the demo's outage
+    let at = 1;
+    for (let i = 1; i < data.length; i++) if (data[i]!.timestamp - data[i - 1]!.timestamp > data[at]!.timestamp - data[at - 1]!.timestamp) at = i;
+    const [from, to] = [data[at - 1]!.timestamp, data[at]!.timestamp];
+    expect(to - from).toBeGreaterThan(7 * 600_000); // over the limit: (noDataGapThreshold 5 + 1) × 10 min
+    const img = await png(`${P}/timeseries/${LEVEL}/getData.png?timespan=${timespan}&grid=false&${styleParam({ chartType: 'line', properties: { color: '#ff00ff', width: 2 } })}`);
+    const magenta = pixelsOf(img, '#ff00ff', 40);
+    const xs = magenta.map(([x]) => x);
+    // the plot spans the timespan: map the hole's ends to columns with the plot's x range from the pixels' extent
+    const [start, end] = timespan.split('/').map((d) => Date.parse(d)) as [number, number];
+    const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+    const [t0, t1] = [data[0]!.timestamp, data.at(-1)!.timestamp];
+    const col = (t: number) => x0 + ((t - t0) / (t1 - t0)) * (x1 - x0);
+    expect(end - start).toBeGreaterThan(t1 - t0 - 1);
+    const inside = magenta.filter(([x]) => x > col(from) + 2 && x < col(to) - 2);
+    expect(col(to) - col(from)).toBeGreaterThan(6);
+    expect(inside).toEqual([]);
+    expect(magenta.filter(([x]) => x < col(from)).length).toBeGreaterThan(100);
+    expect(magenta.filter(([x]) => x > col(to)).length).toBeGreaterThan(100);
+  });
+
   test('Accept: image/png selects the chart; base64=true gives the same image base64-encoded', async () => {
     const a = await get(s.url, `${P}/timeseries/${LEVEL}/getData?width=300&height=200&timespan=2024-01-02TZ/P1D`, { Accept: 'image/png' });
     expect(a.status).toBe(200);
@@ -128,8 +152,9 @@ describe('PDF report', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${LEVEL}_${RAIN}_20240104T000000Z_20240104T235959Z.pdf"`);
     const pdf = await readPdf(Buffer.from(await res.arrayBuffer()));
-    // 144 ten-minute values per series fit on one page each
-    expect(pdf.pages).toBe(3);
+    // the water level: its reference value and status interval tables and 144 ten-minute values take two
+    // pages (the values table's header repeated); the hourly rain one
+    expect(pdf.pages).toBe(4);
     expect(Math.round(pdf.size.width)).toBe(595); // A4 for de
     const stations = await (await get(s.url, `${P}/stations?locale=de`)).text;
     expect(stations).toContain('Köln');
@@ -137,7 +162,12 @@ describe('PDF report', () => {
     expect(pdf.text[1]).toContain('Station');
     expect(pdf.text[1]).toContain('Köln');
     expect(pdf.text[1]).toContain('Wasserstand');
-    expect(pdf.text[2]).toContain('Niederschlag');
+    expect(pdf.text[1]).toContain('Referenzwerte');
+    expect(pdf.text[1]).toMatch(/Meldestufe 1 [\d.,]+ /);
+    expect(pdf.text[1]).toContain('Statusintervalle');
+    expect(pdf.text[2]).toContain('Zeit (UTC) Wert [cm]');
+    expect(pdf.text[3]).toContain('Niederschlag');
+    expect(pdf.text[3]).not.toContain('Referenzwerte');
     // every timestamp of the day is in the values table of the first series
     const level = (await values(LEVEL, timespan)).filter((v) => v.value !== null);
     expect(level.length).toBeGreaterThan(100);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { CHART_STRINGS, PALETTE, renderChartSvg, type ChartSeries, type ChartSpec } from '../../core/charts/index.ts';
+import { CHART_STRINGS, PALETTE, paletteIndex, renderChartSvg, type ChartSeries, type ChartSpec } from '../../core/charts/index.ts';
 
 const ms = (iso: string) => Date.parse(iso);
 const H = 3_600_000;
@@ -88,7 +88,7 @@ describe('renderChartSvg', () => {
     expect(svg).toMatch(/rotate\(90 [^)]*\)">Water level \[m\]/);
   });
 
-  test('requested colours are the stroke of lines and the fill of bars; palette otherwise', () => {
+  test('requested colours are the stroke of lines and the fill of bars; the palette colour of the id otherwise', () => {
     const spec: ChartSpec = {
       series: [
         lineSeries('a', 'cm', [1, 2, 3], { color: '#AB12CD' }),
@@ -100,7 +100,7 @@ describe('renderChartSvg', () => {
     const svg = renderChartSvg(spec);
     const ps = paths(svg);
     expect(ps[0]!.attrs).toContain('stroke="#ab12cd"');
-    expect(ps[1]!.attrs).toContain(`stroke="${PALETTE[2]}"`);
+    expect(ps[1]!.attrs).toContain(`stroke="${PALETTE[paletteIndex('c')]}"`); // the palette colour of its id
     const rects = [...svg.matchAll(/<rect x="[^"]*" y="[^"]*" width="([^"]*)" height="[^"]*" fill="#00ff00"\/>/g)];
     expect(rects).toHaveLength(3);
     // width 1: bars of one bucket touch the next
@@ -131,22 +131,28 @@ describe('renderChartSvg', () => {
     expect(de).toContain('>Zeit (UTC)</text>');
     expect(nl).toContain('>Tijd (UTC)</text>');
     expect(CHART_STRINGS.de.timeAxis).toBe('Zeit (UTC)');
-    expect(de).toContain('>März</text>');
-    expect(nl).toContain('>april</text>');
-    expect(en).toContain('>April</text>');
+    // month ticks read as short month names, the year below the first
+    expect(de).toContain('>Mär</text>');
+    expect(nl).toContain('>apr</text>');
+    expect(en).toContain('>Apr</text>');
+    for (const svg of [de, nl, en]) expect(svg).toContain('class="tick-context" x="');
+    expect(en).toMatch(/class="tick-context"[^>]*>2024<\/text>/);
   });
 
-  test('reference values: thin dashed step lines in the series group, bars drawn from zero', () => {
+  test('reference values: dash-dot step lines in the series group, labelled with name and value; bars drawn from zero', () => {
     const svg = renderChartSvg(goldenSpec());
     const ref = paths(svg).find((p) => p.attrs.includes('stroke="#c01c28"'))!;
-    expect(ref.attrs).toContain('stroke-width="1"');
-    expect(ref.attrs).toContain('stroke-dasharray="6 3"');
+    expect(ref.attrs).toContain('stroke-width="1.5"');
+    expect(ref.attrs).toContain('stroke-dasharray="8 3 2 3"');
+    expect(svg).toMatch(/<g class="reference-label reference-(in|above)" data-reference-value="alarm">(<path [^>]*\/>)?<text [^>]*fill="#c01c28"[^>]*>Alarm &lt;1&gt; 345 cm<\/text>/);
     expect(ref.d).toMatch(/^M70,([\d.]+)L([\d.]+),\1L\2,/); // held until the change point, then steps
     expect(svg).toContain('<title>Alarm &lt;1&gt;</title>');
     const barGroup = /<g class="series series-bar"[^\n]*/.exec(svg)![0];
-    const bars = [...barGroup.matchAll(/<rect x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)" fill="#26a269"\/>/g)];
+    const bars = [...barGroup.matchAll(/<rect (?:class="bar-partial" )?x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)" fill="#26a269"/g)];
     const bottoms = new Set(bars.map((m) => Math.round(+m[1]! + +m[2]!)));
     expect(bars).toHaveLength(3);
+    // the last day holds only the value at the timespan's end instant: a partial bucket, marked
+    expect(barGroup.match(/class="bar-partial"/g)).toHaveLength(1);
     expect(bottoms.size).toBe(1);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderChartSvg } from '../../core/charts/index.ts';
-import { paperFor, renderReportHtml, REPORT_STRINGS, type ReportSeries, type ReportSpec } from '../../core/charts/report.ts';
+import { paperFor, renderReportHtml, reportChartHeight, REPORT_STRINGS, type ReportSeries, type ReportSpec } from '../../core/charts/report.ts';
 
 const H = 3_600_000;
 const START = Date.parse('2024-01-01T00:00:00Z');
@@ -125,5 +125,42 @@ describe('REPORT_STRINGS', () => {
       expect(Object.keys(strings).sort()).toEqual(keys);
       for (const v of Object.values(strings)) expect(v).not.toBe('');
     }
+  });
+});
+
+describe('reference values, status intervals and the chart page', () => {
+  const levels = series('ts-1', {
+    referenceValues: [{ name: 'Richtwert 1 <a>', value: 330, color: '#FFD700' }, { name: 'Richtwert 2', value: NaN }],
+    statusIntervals: [{ name: 'normal', lower: '0', upper: '400', color: '#00a000' }, { name: 'high', lower: '600', color: '#ff0000' }],
+  });
+
+  it('lists the reference values with name, value at the end and colour, and the status intervals with their bounds', () => {
+    const html = renderReportHtml(spec({ language: 'de', series: [levels] }));
+    expect(html).toContain('<h3>Referenzwerte</h3>');
+    expect(html).toContain('<th scope="col">Wert am Ende des Zeitraums [cm]</th>');
+    expect(html).toContain('<tr><td>Richtwert 1 &lt;a&gt;</td><td>330</td><td><span class="swatch" style="background:#ffd700"></span>#ffd700</td></tr>');
+    expect(html).toContain('<tr><td>Richtwert 2</td><td>\u2014</td><td>\u2014</td></tr>');
+    expect(html).toContain('<h3>Statusintervalle</h3>');
+    expect(html).toContain('<th scope="col">Von [cm]</th><th scope="col">Bis [cm]</th>');
+    expect(html).toContain('<tr><td>normal</td><td>0</td><td>400</td>');
+    expect(html).toContain('<tr><td>high</td><td>600</td><td>\u2014</td>');
+    // before the values
+    expect(html.indexOf('Statusintervalle')).toBeLessThan(html.indexOf('class="values"'));
+  });
+
+  it('a series without levels has no level tables', () => {
+    const html = renderReportHtml(spec());
+    expect(html).not.toContain('<h3>');
+    expect(html).not.toContain('class="levels');
+  });
+
+  it('the chart is as tall as page 1 leaves room for: taller on A4 than on Letter, less under a long title', () => {
+    const a4 = reportChartHeight('A4', 800, 'Köln (Water level [cm])');
+    const letter = reportChartHeight('Letter', 800, 'Köln (Water level [cm])');
+    expect(a4).toBeGreaterThan(900);
+    expect(a4).toBeLessThan(800 * (267 / 186));
+    expect(letter).toBeLessThan(a4);
+    expect(reportChartHeight('A4', 800, 'x'.repeat(400))).toBeLessThan(a4);
+    expect(reportChartHeight('A4', 800, 'x'.repeat(5000))).toBe(400);
   });
 });

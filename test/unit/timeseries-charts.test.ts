@@ -13,7 +13,8 @@ import { tableRows } from '../../build-scripts/demo/timeseries/rows.ts';
 import { parseTimeseriesConfig, TIMESERIES_CONFIG_FILES, type TimeseriesConfig } from '../../core/snapshot/timeseries-config.ts';
 import { makeCatalogue, type Catalogue, type CatalogueRows } from '../../core/timeseries/catalogue.ts';
 import { chartLanguage, MAX_SIZE, MIN_SIZE, readChartQuery, readRenderRequest, type ChartRequest } from '../../core/timeseries/chart-request.ts';
-import { defaultStyle, seriesName, stepsInSpan } from '../../core/timeseries/chart-document.ts';
+import { chartDocument, defaultStyle, seriesName, stepsInSpan } from '../../core/timeseries/chart-document.ts';
+import type { SeriesSource } from '../../core/timeseries/data.ts';
 import { attachment, chartFileName, noPrerenderedChart, prerenderedFile, prerenderedFileName } from '../../core/timeseries/charts.ts';
 import { MAX_POST_SERIES } from '../../core/timeseries/data-request.ts';
 import { DEFAULT_DP_TOLERANCE, DEFAULT_LTTB_THRESHOLD } from '../../core/timeseries/generalize.ts';
@@ -92,6 +93,15 @@ describe('GET chart query', () => {
   test('size, flags, locale and base64 are read', () => {
     const r = get('width=640&height=400&legend=true&grid=false&locale=de&base64=true');
     expect(r).toMatchObject({ width: 640, height: 400, legend: true, grid: false, locale: 'de', base64: true, language: 'de', paper: 'A4' });
+  });
+
+  test('fitReferenceValues: false by default, read as a flag from the query and a render body; 400 otherwise', () => {
+    expect(get('').fitReferenceValues).toBe(false);
+    expect(get('fitReferenceValues=true').fitReferenceValues).toBe(true);
+    expect(post({ timespan: 'P1D/2024-02-20TZ', styleOptions: { [KOELN]: { chartType: 'line' } }, fitReferenceValues: true }).fitReferenceValues).toBe(true);
+    const e = httpErrorOf(() => get('fitReferenceValues=maybe'));
+    expect(e.status).toBe(400);
+    expect(e.message).toContain('fitReferenceValues');
   });
 
   test('the size bounds are inclusive; spaces around the number are allowed', () => {
@@ -580,5 +590,42 @@ describe('pre-rendered chart files', () => {
     expect(e.userMessage).toBe(`No pre-rendered chart found for timeseries '${KOELN}'`);
     expect(e.hints.some((h) => h.includes(`/api/v1/timeseries/${KOELN}/getData.png`))).toBe(true);
     expect(e.hints.some((h) => h.includes('lastWeek'))).toBe(true);
+  });
+});
+
+describe('chart documents: gaps, colours and levels from the catalogue', () => {
+  /** Ten-minute values of the requested span with a 6 h hole after its first day: in memory, no database. */
+  const source: SeriesSource = {
+    read: async (_s, span) => {
+      const t: number[] = [];
+      for (let x = span.start; x <= span.end; x += 600_000) if (x < span.start + DAY || x > span.start + DAY + 6 * 3_600_000) t.push(x);
+      return { t: Float64Array.from(t), v: Float64Array.from(t, (x) => 500 + ((x / 600_000) % 50)) };
+    },
+    lastBefore: async () => ({ t: new Float64Array(0), v: new Float64Array(0) }),
+    firstAfter: async () => ({ t: new Float64Array(0), v: new Float64Array(0) }),
+  } as SeriesSource;
+
+  test('reference values of the hints style are drawn in their status interval colours; a request colour is kept', async () => {
+    const intervals = cat.config.statusIntervals.timeseries[KOELN]!;
+    expect(intervals.length).toBeGreaterThan(1);
+    const doc = await chartDocument(cat, source, get('expanded=true&legend=true'));
+    expect(doc.kind).toBe('png');
+    const html = doc.html;
+    const refColors = [...html.matchAll(/class="reference-value" data-reference-value="[^"]*" fill="none" stroke="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
+    expect(refColors.length).toBeGreaterThan(0);
+    const { readableOnWhite } = await import('../../core/charts/references.ts');
+    const statusColours = new Set(intervals.map((i) => readableOnWhite(i.color.toLowerCase())));
+    for (const c of refColors) expect(statusColours.has(c!)).toBe(true);
+    const style = { chartType: 'line', properties: { referenceValueStyleProperties: Object.fromEntries(cat.timeseries[kKoeln]!.refs.map((r) => [cat.refValues[r]!.id, { chartType: 'line', properties: { color: '#123456' } }])) } };
+    const asked = await chartDocument(cat, source, get(`style=${encodeURIComponent(JSON.stringify(style))}`));
+    expect(asked.html).toMatch(/class="reference-value" data-reference-value="[^"]*" fill="none" stroke="#123456"/);
+  });
+
+  test('a 6 h hole in ten-minute values breaks the line; with generalize=true too', async () => {
+    for (const query of ['', 'generalize=true']) {
+      const doc = await chartDocument(cat, source, get(query));
+      const line = /<path d="([^"]*)" fill="none"/.exec(doc.html)![1]!; // the data line (reference values carry a class first)
+      expect(line.split('M').filter(Boolean), query).toHaveLength(2);
+    }
   });
 });
