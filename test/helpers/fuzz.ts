@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { BROWSE_SUMMARY_FILE } from '../../core/radar/browse-summary-file.ts';
 import { errorBodySchema, type ErrorBody } from '../../core/http/errors.ts';
+import { isApiPath } from '../../server/app.ts';
 import type { ChartRenderer } from '../../lib/chart-renderer.ts';
 
 export { fc };
@@ -198,6 +199,15 @@ export async function treeLiveAndHeadAgree(base: (s: 'tree' | 'live') => string,
   expect({ status: h!.status, type: h!.type, body: h!.body.length }, `HEAD ${target}`).toEqual({ status: a!.status, type: a!.type, body: 0 });
 }
 
+/** The path a request target comes to once the URL's `.` and `..` segments are resolved, as the endpoint reads it. */
+function resolvedPath(target: string): string {
+  try {
+    return target.startsWith('/') ? new URL(`http://localhost${target}`).pathname : new URL(target, 'http://localhost').pathname;
+  } catch {
+    return target;
+  }
+}
+
 /** Checks an answer; throws naming the request and what is wrong. Returns the error body of an error. */
 export function checkAnswer(a: Answer, exp: Expect = {}): ErrorBody | undefined {
   const fail = (why: string): never => {
@@ -220,6 +230,12 @@ export function checkAnswer(a: Answer, exp: Expect = {}): ErrorBody | undefined 
   }
   if (a.status < 400) return undefined;
   if (a.method === 'HEAD') return undefined;
+  if (a.status === 404 && /^text\/html(;|$)/.test(a.type)) {
+    // a path outside the APIs (after the URL's own `..` resolution) that names no file: the site's HTML 404 page
+    if (isApiPath(resolvedPath(a.path))) fail('an HTML error on a path of an API');
+    if (!a.text.includes('Page not found')) fail('an HTML 404 that is not the site\'s "Page not found" page');
+    return undefined;
+  }
   if (!/^application\/json(;|$)/.test(a.type)) fail('an error whose Content-Type is not application/json');
   let parsed: unknown;
   try {

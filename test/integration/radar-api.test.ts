@@ -249,7 +249,8 @@ describe('bad input: status and the JSON error body', () => {
     [`${P}/files/99999999999999999999999`, 404, undefined],
     [`${P}/transferred/files/small/1`, 404, undefined],
     [`${P}/nothing/here`, 404, undefined],
-    [`/nothing`, 404, undefined],
+    // a path under an API's root keeps the JSON error (a site path gets the site's HTML 404: test/browser/site-tasks)
+    [`/radarnet/nothing`, 404, undefined],
     [`${P}/coverage/temporal?contentType=checksumReport`, 406, undefined],
   ])('%s gives %i', async (path, status, param) => {
     const r = await get(s.url, path);
