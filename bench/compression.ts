@@ -11,7 +11,7 @@
  * - `wrk` on one-day `/files` timespans (a different day each request, by a Lua script), 8 connections.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODINGS } from '../core/http/content-coding.ts';
 import { LEVELS } from '../server/compression.ts';
@@ -84,11 +84,25 @@ function transfers(url: string, log: (l: string) => void): Transfer[] {
   return out;
 }
 
-/** CPU seconds (user and system) a process has used so far, from /proc. */
+/**
+ * CPU seconds (user and system) an endpoint has used so far, from /proc: its supervisor and the supervisor's
+ * children, the endpoint processes (server/main.ts runs every endpoint under a supervisor).
+ */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  // after the command: state is field 3, utime 14 and stime 15 (1-based, of the whole line)
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const of = (p: number) => {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      // after the command: state is field 3, utime 14 and stime 15 (1-based, of the whole line)
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return 0; // gone meanwhile
+    }
+  };
+  let total = of(pid);
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    for (const c of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) total += of(Number(c));
+  }
+  return total;
 }
 
 /** wrk on one-day timespans; requests per second and MB/s as wrk reports them, and the endpoint's CPU per request. */
