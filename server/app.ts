@@ -4,7 +4,7 @@
  */
 import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { errorBody, HttpError, notFound, reasonPhrase } from '../core/http/errors.ts';
 import { RADAR_PREFIX, RADAR_PREFIXES, radarPrefixOf } from '../core/radar/routes.ts';
@@ -13,8 +13,8 @@ import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { preflightHeaders, READ_METHODS } from '../core/http/cors.ts';
 import { handleTimeseries, timeseriesMethods, type TimeseriesOptions } from './timeseries-handler.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
-import { sendBytes, sendError, trySendFile } from './respond.ts';
-import { applyBaseHeaders, applyCommonHeaders, forgetCaching, SECURITY_HEADERS } from './http-cache.ts';
+import { sendError, trySendFile } from './respond.ts';
+import { applyBaseHeaders, applyCommonHeaders, BASE_HEADERS, forgetCaching } from './http-cache.ts';
 import { compressAnswers } from './compression.ts';
 import type { ServedBuild } from './served-build.ts';
 import { EndpointMetrics } from './metrics.ts';
@@ -87,9 +87,7 @@ export function rawErrorResponse(e: HttpError): string {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(body)),
-    'Access-Control-Allow-Origin': '*',
-    'X-Content-Type-Options': 'nosniff',
-    ...SECURITY_HEADERS,
+    ...BASE_HEADERS,
     'Cache-Control': 'no-store',
     ...e.headers,
     Connection: 'close',
@@ -175,10 +173,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
   if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix);
   const file = await siteFile(build, url.pathname);
   if (file && (await trySendFile(req, res, file, SITE_TYPES[extname(file)] ?? 'application/octet-stream'))) return;
-  const page = isApiPath(url.pathname) ? undefined : await readFile(join(build.site, '404.html')).catch(() => undefined);
-  if (page) {
+  if (!isApiPath(url.pathname)) {
+    // the site's HTML 404 page, held in memory like any small file of the tree
     forgetCaching(res);
-    return sendBytes(req, res, SITE_TYPES['.html']!, page, 404, { 'Cache-Control': 'no-store' });
+    if (await trySendFile(req, res, join(build.site, '404.html'), SITE_TYPES['.html']!, { 'Cache-Control': 'no-store' }, 404)) return;
   }
   throw notFound(`No such path: ${url.pathname}`, [`The radar catalogue starts at ${RADAR_PREFIX}/`]);
 }

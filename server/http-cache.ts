@@ -28,6 +28,9 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/** What every answer carries, the ones written straight to a socket too (app.ts rawErrorResponse): CORS and security. */
+export const BASE_HEADERS: Record<string, string> = { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff', ...SECURITY_HEADERS };
+
 export function etagOf(buildTag: string, req: IncomingMessage): string {
   const language = isTimeseriesTarget(req.url) ? req.headers['accept-language'] : undefined;
   const key = `${req.url ?? '/'}\n${req.headers.accept ?? ''}${language ? `\n${language}` : ''}`;
@@ -70,10 +73,8 @@ export function applyCommonHeaders(req: IncomingMessage, res: ServerResponse, bu
 
 /** CORS, security headers and `Vary`: what every answer carries, the uncached ones (/healthz, /metrics) too. */
 export function applyBaseHeaders(res: ServerResponse): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
+  for (const [k, v] of Object.entries(BASE_HEADERS)) res.setHeader(k, v);
   res.setHeader('Access-Control-Expose-Headers', 'Link, ETag, Content-Disposition');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
   res.setHeader('Vary', 'Accept');
 }
 

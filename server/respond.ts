@@ -88,12 +88,12 @@ export function treeFilePath(site: string, pathname: string): string | undefined
  * before anything is answered, so a file removed meanwhile (an old build pruned) falls back to the caller's
  * next answer instead of failing half-way. Files up to 256 KB are kept in memory after their first read.
  */
-export async function trySendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string, headers: Record<string, string> = {}): Promise<boolean> {
+export async function trySendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string, headers: Record<string, string> = {}, status = 200): Promise<boolean> {
   const hit = fileCache.get(path);
   if (hit) {
     fileCache.delete(path); // most recently used goes last
     fileCache.set(path, hit);
-    sendBytes(req, res, contentType, hit, 200, headers);
+    sendBytes(req, res, contentType, hit, status, headers);
     return true;
   }
   const fh = await open(path, 'r').catch(() => undefined);
@@ -106,10 +106,10 @@ export async function trySendFile(req: IncomingMessage, res: ServerResponse, pat
   if (st.size <= CACHE_FILE_MAX) {
     const bytes = await fh.readFile().finally(() => fh.close());
     remember(path, bytes);
-    sendBytes(req, res, contentType, bytes, 200, headers);
+    sendBytes(req, res, contentType, bytes, status, headers);
     return true;
   }
-  res.writeHead(200, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': st.size, ...headers });
+  res.writeHead(status, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': st.size, ...headers });
   if (req.method === 'HEAD') {
     await fh.close();
     res.end();

@@ -19,7 +19,7 @@ import { RendererBusy, RenderTimeout, type ChartRenderer } from '../lib/chart-re
 import type { Admitted } from '../lib/admission.ts';
 import { chartCost } from '../core/timeseries/chart-points.ts';
 import { fileSeriesSource, spanCountAtMost } from '../lib/series-file.ts';
-import { API_HEADERS, trySendFile } from './respond.ts';
+import { sendBytes, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
 
@@ -70,13 +70,9 @@ async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Time
     admitted.release();
   }
   const body = request.base64 ? Buffer.from(bytes.toString('base64'), 'latin1') : bytes;
-  res.writeHead(200, {
-    ...API_HEADERS,
-    'Content-Type': MEDIA_TYPE[request.kind],
-    'Content-Length': body.length,
+  sendBytes(req, res, MEDIA_TYPE[request.kind], body, 200, {
     'Content-Disposition': attachment(chartFileName(request.series.map((s) => ts.catalogue.timeseries[s.k]!.id), request.span, request.kind)),
   });
-  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /** `GET /timeseries/{id}/getData` as PNG or PDF; `k` is the series' position. */
@@ -103,8 +99,7 @@ export async function handlePrerendered(req: IncomingMessage, res: ServerRespons
   if (extension !== undefined && extension !== 'png') {
     throw new HttpError(406, 'Pre-rendered charts are PNG images', { hints: [`A valid example: /api/v1/timeseries/${route.id}/${route.name}.png`, `A PDF report: /api/v1/timeseries/${route.id}/getData.pdf`] });
   }
-  res.setHeader('Content-Disposition', attachment(prerenderedFileName(route.id, route.interval, route.qualifier)));
-  if (await trySendFile(req, res, join(build.site, prerenderedFile(route.id, route.interval, route.qualifier)), PNG_TYPE)) return;
-  res.removeHeader('Content-Disposition');
+  const download = { 'Content-Disposition': attachment(prerenderedFileName(route.id, route.interval, route.qualifier)) };
+  if (await trySendFile(req, res, join(build.site, prerenderedFile(route.id, route.interval, route.qualifier)), PNG_TYPE, download)) return;
   throw noPrerenderedChart(route.id);
 }
