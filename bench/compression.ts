@@ -11,7 +11,7 @@
  * - `wrk` on one-day `/files` timespans (a different day each request, by a Lua script), 8 connections.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODINGS } from '../core/http/content-coding.ts';
 import { LEVELS } from '../server/compression.ts';
@@ -19,6 +19,7 @@ import { freePort } from '../test/helpers/nginx.ts';
 import { aptInstall, whyNoApt } from './lib/debian.ts';
 import { timeseriesBuild } from './memory.ts';
 import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
+import { childrenOf } from './stats.ts';
 import { timeseriesBenchBuild } from './timeseries-api.ts';
 
 /** 100 Mbit/s in bytes per second. */
@@ -90,17 +91,18 @@ function transfers(url: string, log: (l: string) => void): Transfer[] {
  */
 function cpuSeconds(pid: number): number {
   const of = (p: number) => {
-    try {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      // after the command: state is field 3, utime 14 and stime 15 (1-based, of the whole line)
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      return 0; // gone meanwhile
-    }
+    const fields = readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // after the command: state is field 3, utime 14 and stime 15 (1-based, of the whole line)
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   };
+  // throws once the supervisor has gone (the bench fails); an endpoint process may go meanwhile
   let total = of(pid);
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    for (const c of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) total += of(Number(c));
+  for (const c of childrenOf(pid)) {
+    try {
+      total += of(c);
+    } catch {
+      /* gone meanwhile */
+    }
   }
   return total;
 }

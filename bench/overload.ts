@@ -7,13 +7,13 @@
  *
  * Only the crash mixes: the slow-reader and 4×-overload scenarios of the issue are not here yet.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { freePort } from '../test/helpers/nginx.ts';
 import { startEndpointProcess, WORK } from './radar.ts';
-import { endpointRss, treeRssMb } from './stats.ts';
+import { childrenOf, endpointRss, treeRssMb } from './stats.ts';
 
 export interface MixResult {
   name: string;
@@ -28,14 +28,6 @@ export interface MixResult {
   browserPeakMb: number;
   /** The same endpoint process answered after the mix. */
   survived: boolean;
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
-  } catch {
-    return [];
-  }
 }
 
 async function demoBuild(log: (l: string) => void): Promise<string> {

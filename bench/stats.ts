@@ -14,6 +14,15 @@ export function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 
+/** The children of a process (of all its threads), from /proc; none once it has gone. */
+export function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
 /** Resident set size and its peak of a process, in MB, from /proc. */
 export function rssOf(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -38,13 +47,7 @@ export function endpointRss(pid: number): { rssMb: number; peakMb: number } {
     }
   };
   add(pid);
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      for (const c of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) add(Number(c));
-    }
-  } catch {
-    /* gone meanwhile */
-  }
+  for (const c of childrenOf(pid)) add(c);
   return { rssMb, peakMb };
 }
 
@@ -57,9 +60,7 @@ export function treeRssMb(pid: number): { rssMb: number; hwmMb: number } {
       const r = rssOf(p);
       rssMb += r.rssMb;
       hwmMb = Math.max(hwmMb, r.peakMb);
-      for (const task of readdirSync(`/proc/${p}/task`)) {
-        for (const c of readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) visit(Number(c));
-      }
+      for (const c of childrenOf(p)) visit(c);
     } catch {
       /* gone meanwhile */
     }

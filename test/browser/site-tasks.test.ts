@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import axe from 'axe-core';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { FileRecord } from '../../site/scripts/radar-finder.ts';
 import { closeSharedBrowser, describeProblems, DESKTOP, PHONE, settle, sharedBrowser, watchPage } from '../helpers/browser.ts';
 import { startEndpoint, type Served } from '../helpers/servers.ts';
 
@@ -22,16 +23,6 @@ import { startEndpoint, type Served } from '../helpers/servers.ts';
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots-tasks');
 const RADAR_PREFIX = '/radarnet/mirror/v3';
 const MAX_PAGE_BYTES = 300 * 1024;
-
-interface FileRow {
-  id: number;
-  file_path: string;
-  radar_code: string;
-  file_type: string;
-  file_start_datetime: string;
-  file_end_datetime: string;
-  checksum: string | null;
-}
 
 let browser: Browser;
 let radar: Served;
@@ -68,10 +59,10 @@ const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 describe('the scientist: a radar’s files of a day and their checksum list', () => {
   test('from sas’s page to the finder, pre-filled; one type’s files; their checksum report and CSV hold only that type', async () => {
     const base = radar.url;
-    const all = (await json<FileRow[]>(base, `${RADAR_PREFIX}/files.expanded.json`)).filter((f) => f.radar_code === 'sas');
+    const all = (await json<FileRecord[]>(base, `${RADAR_PREFIX}/files.expanded.json`)).filter((f) => f.radar_code === 'sas');
     expect(all.length, 'the demo has files of sas').toBeGreaterThan(0);
     const day = all[Math.floor(all.length / 2)]!.file_start_datetime.slice(0, 10);
-    const answer = await json<FileRow[]>(base, `${RADAR_PREFIX}/files?radar_code=sas&timespan=${day}/${day}T23:59:59.999&expanded=true`);
+    const answer = await json<FileRecord[]>(base, `${RADAR_PREFIX}/files?radar_code=sas&timespan=${day}/${day}T23:59:59.999&expanded=true`);
     const types = [...new Set(answer.map((f) => f.file_type))].sort();
     expect(types.length, 'files of several types that day, so keeping one matters').toBeGreaterThan(1);
     const type = types[0]!;
@@ -160,7 +151,7 @@ describe('the scientist: a radar’s files of a day and their checksum list', ()
   test('without a type, the downloads are the endpoint’s own answers, each named', async () => {
     const base = radar.url;
     await withPage(DESKTOP, async (page) => {
-      const all = (await json<FileRow[]>(base, `${RADAR_PREFIX}/files.expanded.json`)).filter((f) => f.radar_code === 'sas');
+      const all = (await json<FileRecord[]>(base, `${RADAR_PREFIX}/files.expanded.json`)).filter((f) => f.radar_code === 'sas');
       const day = all[0]!.file_start_datetime.slice(0, 10);
       await page.goto(`${base}/browse/files/?radar_code=sas&from=${day}&to=${day}`, { waitUntil: 'load' });
       await expect.poll(() => page.locator('#finder-results tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
@@ -183,7 +174,7 @@ describe('the scientist: a radar’s files of a day and their checksum list', ()
 describe('the scientist: which radars have data on which day', () => {
   test('the availability matrix: each cell the covered share of its day, opening the finder for that radar and day', async () => {
     const base = radar.url;
-    const files = await json<FileRow[]>(base, `${RADAR_PREFIX}/files.expanded.json`);
+    const files = await json<FileRecord[]>(base, `${RADAR_PREFIX}/files.expanded.json`);
     await withPage(DESKTOP, async (page) => {
       const { problems, inFlight } = watchPage(page, base);
       await page.goto(`${base}/browse/`, { waitUntil: 'load' });

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { FileRecord } from '../../site/scripts/radar-finder.ts';
 import { closeSharedBrowser, describeProblems, DESKTOP, openPage, openTab, PHONE, settle, sharedBrowser, startStaticServer, watchPage, type StaticServer, type Tab } from '../helpers/browser.ts';
 import { ids as staticIds } from '../helpers/html.ts';
 import { inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
@@ -472,14 +473,7 @@ describe('the file finder and the search', () => {
   test('/browse/files/ shows what GET /radarnet/mirror/v3/files answers for the same query, and its links resolve', async (ctx) => {
     const { base } = sites.radar;
     if (!(await exists(base, '/browse/files/'))) ctx.skip('no /browse/files/ yet');
-    interface FileRow {
-      id: number;
-      file_path: string;
-      radar_code: string;
-      file_type: string;
-      file_start_datetime: string;
-    }
-    const all = await json<FileRow[]>(base, `${RADAR_PREFIX}/files.expanded.json`);
+    const all = await json<FileRecord[]>(base, `${RADAR_PREFIX}/files.expanded.json`);
     // A radar, a day and a type that have files: those of a file in the middle of the catalogue.
     const pick = all[Math.floor(all.length / 2)]!;
     const day = pick.file_start_datetime.slice(0, 10);
@@ -508,7 +502,7 @@ describe('the file finder and the search', () => {
         expect(asked.get('radar_code'), 'the finder asks for the radar').toBe(c.radar);
         expect(asked.get('timespan'), 'the finder asks for the days').toBe(`${c.from}/${c.to}T23:59:59.999`);
         const query = `radar_code=${c.radar}&timespan=${c.from}/${c.to}T23:59:59.999&expanded=true`;
-        const answer = await json<FileRow[]>(base, `${RADAR_PREFIX}/files?${query}`);
+        const answer = await json<FileRecord[]>(base, `${RADAR_PREFIX}/files?${query}`);
         // The API has no file-type parameter: the finder keeps the chosen type.
         const want = c.type ? answer.filter((f) => f.file_type === c.type) : answer;
         expect(want.length, `the demo has files for ${query}`).toBeGreaterThan(0);

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
@@ -21,6 +21,7 @@ import { compressAnswers, HOLD_BYTES } from '../../server/compression.ts';
 import { sendError, writePieces } from '../../server/respond.ts';
 import { HttpError } from '../../core/http/errors.ts';
 import { startTreeAndLive, type Served } from '../helpers/servers.ts';
+import { readFor, stalledGet } from '../helpers/stalled-client.ts';
 
 let radar: { fromTree: Served; live: Served; site: string; close(): Promise<void> };
 let ts: { fromTree: Served; live: Served; site: string; close(): Promise<void> };
@@ -232,9 +233,7 @@ describe('back-pressure through the compressor', () => {
       }
     }, { stallMs: 300 });
     server.on('request', (_req, res) => (destroyed = () => res.destroyed));
-    const socket = connect(port, '127.0.0.1');
-    socket.pause(); // never reads
-    socket.write(`GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: ${coding}\r\n\r\n`);
+    const socket = stalledGet(port, { 'Accept-Encoding': coding }); // never reads
     const t0 = Date.now();
     expect(await outcome).toBe('destroyed');
     expect(Date.now() - t0).toBeLessThan(5000);
@@ -259,17 +258,12 @@ describe('back-pressure through the compressor', () => {
     expect(whole.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(whole.wire).length).toBe(total * 64 * 1024);
     expect(slowCalls).toEqual([]);
-    const socket = connect(port, '127.0.0.1');
-    socket.pause();
-    socket.write('GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: zstd\r\n\r\n');
+    const socket = stalledGet(port, { 'Accept-Encoding': 'zstd' });
     await new Promise((r) => setTimeout(r, 1500));
     expect(slowCalls).toHaveLength(1);
     expect(slowCalls[0]).toBeGreaterThanOrEqual(190);
     expect(slowCalls[0]).toBeLessThan(1500);
-    let got = 0;
-    socket.on('data', (d: Buffer) => (got += d.length));
-    socket.resume();
-    await new Promise((r) => setTimeout(r, 1500));
+    const got = await readFor(socket, 1500);
     expect(got).toBeGreaterThan(total * 32 * 1024);
     expect(slowCalls).toHaveLength(1);
     socket.destroy();

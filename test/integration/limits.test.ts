@@ -4,7 +4,6 @@
  * that stops reading a streamed answer is disconnected, which ends the query.
  */
 import { createServer } from 'node:http';
-import { connect } from 'node:net';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +12,7 @@ import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
 import { HttpError } from '../../core/http/errors.ts';
 import { writePieces } from '../../server/respond.ts';
 import { BULK_AT_ONCE, ConnectionPool } from '../../server/served-build.ts';
+import { readFor, stalledGet } from '../helpers/stalled-client.ts';
 
 describe('query time limit', () => {
   test('a query past the limit is stopped: 503 with Retry-After and the reason, as the error body says it', async () => {
@@ -171,9 +171,7 @@ describe('stalled clients', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
-    const socket = connect(port, '127.0.0.1');
-    socket.pause(); // never reads
-    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const socket = stalledGet(port); // never reads
     const t0 = Date.now();
     expect(await outcome).toBe('destroyed');
     expect(Date.now() - t0).toBeLessThan(5000);
@@ -199,17 +197,12 @@ describe('stalled clients', () => {
     expect(whole.byteLength).toBe(200 * 64 * 1024);
     expect(slowCalls).toEqual([]);
     // reads nothing for 1.5 s, then everything: slow once, about 200 ms in
-    const socket = connect(port, '127.0.0.1');
-    socket.pause();
-    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const socket = stalledGet(port);
     await new Promise((r) => setTimeout(r, 1500));
     expect(slowCalls).toHaveLength(1);
     expect(slowCalls[0]).toBeGreaterThanOrEqual(190);
     expect(slowCalls[0]).toBeLessThan(1500);
-    let got = 0;
-    socket.on('data', (d: Buffer) => (got += d.length));
-    socket.resume();
-    await new Promise((r) => setTimeout(r, 1000));
+    const got = await readFor(socket, 1000);
     expect(got).toBeGreaterThan(200 * 64 * 1024);
     expect(slowCalls).toHaveLength(1);
     socket.destroy();

@@ -3,14 +3,14 @@
  * observations.parquet: the default week, every timespan form, tvp and highchart, reference values,
  * generalization bounds, force_latest_values, the maximum timespan, and POST getData with its errors.
  */
-import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { get, startEndpoint, type Served } from '../helpers/servers.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { get, type Served } from '../helpers/servers.ts';
+import { startTsEndpointAndDb, tsParquet } from '../helpers/ts-brute-force.ts';
 
 let s: Served;
-let duck: DuckDBInstance;
 let db: DuckDBConnection;
+let close: () => Promise<void>;
 const P = '/api/v1';
 const TAKEN = Date.UTC(2024, 0, 9);
 const DAY = 86_400_000;
@@ -18,21 +18,13 @@ type Value = { timestamp: number; value: number | null };
 type Json = Record<string, any>;
 
 beforeAll(async () => {
-  s = await startEndpoint(inject('tsBuild'));
-  duck = await DuckDBInstance.create(':memory:');
-  db = await duck.connect();
+  ({ s, db, close } = await startTsEndpointAndDb());
 });
-afterAll(async () => {
-  await s.close();
-  db.closeSync();
-  duck.closeSync();
-});
-
-const parquet = (table: string) => `read_parquet('${join(inject('tsSnapshot'), `${table}.parquet`).replaceAll("'", "''")}')`;
+afterAll(() => close());
 
 /** Brute force: the observations of a series with timestamps in [start, end]. */
 async function observations(id: string, start: number, end: number): Promise<Value[]> {
-  const r = await db.runAndReadAll(`SELECT "timestamp"::DOUBLE AS t, "value" AS v FROM ${parquet('observations')} WHERE timeseries_id = $id AND "timestamp" BETWEEN $a AND $b ORDER BY 1`, { id, a: start, b: end });
+  const r = await db.runAndReadAll(`SELECT "timestamp"::DOUBLE AS t, "value" AS v FROM ${tsParquet('observations')} WHERE timeseries_id = $id AND "timestamp" BETWEEN $a AND $b ORDER BY 1`, { id, a: start, b: end });
   return r.getRowObjectsJS().map((x) => ({ timestamp: x['t'] as number, value: x['v'] as number | null }));
 }
 
@@ -53,7 +45,7 @@ const data = (id: string, q = '') => json<{ values: Value[] }>(`${P}/timeseries/
 describe('GET getData', () => {
   test('the default timespan is the week ending at taken_at; values as in the snapshot, nulls kept', async () => {
     const list = (await json<Json[]>(`${P}/timeseries`)).map((t) => t['id'] as string);
-    const withNulls = (await db.runAndReadAll(`SELECT DISTINCT timeseries_id AS id FROM ${parquet('observations')} WHERE "value" IS NULL AND "timestamp" >= ${TAKEN - 7 * DAY} ORDER BY 1 LIMIT 5`)).getRowObjectsJS().map((r) => r['id'] as string);
+    const withNulls = (await db.runAndReadAll(`SELECT DISTINCT timeseries_id AS id FROM ${tsParquet('observations')} WHERE "value" IS NULL AND "timestamp" >= ${TAKEN - 7 * DAY} ORDER BY 1 LIMIT 5`)).getRowObjectsJS().map((r) => r['id'] as string);
     expect(withNulls.length).toBeGreaterThan(0);
     let nulls = 0;
     for (const id of [...list.filter((_, i) => i % 9 === 0), ...withNulls]) {
@@ -86,7 +78,7 @@ describe('GET getData', () => {
   });
 
   test('expanded: reference values sampled at the served timestamps, a revision included', async () => {
-    const r = await db.runAndReadAll(`SELECT reference_value_id AS id, list("timestamp"::DOUBLE ORDER BY "timestamp") AS ts, list("value" ORDER BY "timestamp") AS vs FROM ${parquet('reference_value_observations')} GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT 1`);
+    const r = await db.runAndReadAll(`SELECT reference_value_id AS id, list("timestamp"::DOUBLE ORDER BY "timestamp") AS ts, list("value" ORDER BY "timestamp") AS vs FROM ${tsParquet('reference_value_observations')} GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT 1`);
     const row = r.getRowObjectsJS()[0]!;
     const ref = row['id'] as string;
     const vs = row['vs'] as number[];

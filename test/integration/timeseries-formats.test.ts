@@ -8,30 +8,23 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runTmp } from '../helpers/paths.ts';
-import { get, startEndpoint, type Served } from '../helpers/servers.ts';
+import { get, type Served } from '../helpers/servers.ts';
+import { startTsEndpointAndDb, tsParquet } from '../helpers/ts-brute-force.ts';
 
 let s: Served;
-let duck: DuckDBInstance;
 let db: DuckDBConnection;
+let close: () => Promise<void>;
 const P = '/api/v1';
 type Json = Record<string, any>;
 type Pair = [number, number | null];
 
 beforeAll(async () => {
-  s = await startEndpoint(inject('tsBuild'));
-  duck = await DuckDBInstance.create(':memory:');
-  db = await duck.connect();
+  ({ s, db, close } = await startTsEndpointAndDb());
 });
-afterAll(async () => {
-  await s.close();
-  db.closeSync();
-  duck.closeSync();
-});
-
-const parquet = (table: string) => `read_parquet('${join(inject('tsSnapshot'), `${table}.parquet`).replaceAll("'", "''")}')`;
+afterAll(() => close());
 
 /** Brute force: the nearest non-null observation before `start` and after `end`. */
 async function outside(id: string, start: number, end: number): Promise<{ before: Pair | undefined; after: Pair | undefined }> {
@@ -39,7 +32,7 @@ async function outside(id: string, start: number, end: number): Promise<{ before
     const r = (await db.runAndReadAll(sql, { id, at })).getRowObjectsJS();
     return r.length ? ([r[0]!['t'] as number, r[0]!['v'] as number] as Pair) : undefined;
   };
-  const base = `SELECT "timestamp"::DOUBLE AS t, "value" AS v FROM ${parquet('observations')} WHERE timeseries_id = $id AND "value" IS NOT NULL`;
+  const base = `SELECT "timestamp"::DOUBLE AS t, "value" AS v FROM ${tsParquet('observations')} WHERE timeseries_id = $id AND "value" IS NOT NULL`;
   return {
     before: await one(`${base} AND "timestamp" < $at ORDER BY 1 DESC LIMIT 1`, start),
     after: await one(`${base} AND "timestamp" > $at ORDER BY 1 LIMIT 1`, end),
@@ -191,7 +184,7 @@ describe('CSV and ZIP downloads', () => {
   });
 
   test('a null is an empty field; generalize and force_latest_values apply as to JSON; the default week', async () => {
-    const withNull = (await db.runAndReadAll(`SELECT timeseries_id AS id FROM ${parquet('observations')} WHERE "value" IS NULL AND "timestamp" >= ${Date.UTC(2024, 0, 2)} ORDER BY 1 LIMIT 1`)).getRowObjectsJS()[0]!['id'] as string;
+    const withNull = (await db.runAndReadAll(`SELECT timeseries_id AS id FROM ${tsParquet('observations')} WHERE "value" IS NULL AND "timestamp" >= ${Date.UTC(2024, 0, 2)} ORDER BY 1 LIMIT 1`)).getRowObjectsJS()[0]!['id'] as string;
     const rows = parseCsv((await get(s.url, `${P}/timeseries/${withNull}/getData.csv`)).text, ',').rows;
     expect(rows).toEqual(rowsOf(await tvp(withNull, '')));
     expect(rows.some((r) => r[1] === '')).toBe(true);
