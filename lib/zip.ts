@@ -24,6 +24,31 @@ export function dosDateTime(ms: number): { date: number; time: number } {
   };
 }
 
+interface SharedFields {
+  time: number;
+  date: number;
+  crc: number;
+  packedSize: number;
+  size: number;
+  nameLength: number;
+}
+
+/**
+ * The 26 bytes a local file header (at 4) and its central directory header (at 6) share: version needed to extract,
+ * flags, method, time, date, CRC-32, the compressed and uncompressed sizes, the name's length.
+ */
+function writeSharedFields(b: Buffer, at: number, f: SharedFields): void {
+  b.writeUInt16LE(20, at); // version needed to extract: 2.0 (deflate)
+  b.writeUInt16LE(0, at + 2); // flags
+  b.writeUInt16LE(8, at + 4); // method: deflate
+  b.writeUInt16LE(f.time, at + 6);
+  b.writeUInt16LE(f.date, at + 8);
+  b.writeUInt32LE(f.crc, at + 10);
+  b.writeUInt32LE(f.packedSize, at + 14);
+  b.writeUInt32LE(f.size, at + 18);
+  b.writeUInt16LE(f.nameLength, at + 22);
+}
+
 /** The archive of `entries`, in their order, each modified at `modified` (ms since the epoch). */
 export function zipArchive(entries: ZipEntry[], modified: number): Buffer {
   const { date, time } = dosDateTime(modified);
@@ -36,30 +61,15 @@ export function zipArchive(entries: ZipEntry[], modified: number): Buffer {
     const packed = deflateRawSync(e.data);
     const crc = crc32(e.data);
     if (e.data.length > MAX || packed.length > MAX || offset > MAX) throw new Error('zip archive over 4 GiB (ZIP64 is not written)');
+    const fields = { time, date, crc, packedSize: packed.length, size: e.data.length, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0); // local file header signature
-    local.writeUInt16LE(20, 4); // version needed to extract: 2.0 (deflate)
-    local.writeUInt16LE(0, 6); // flags
-    local.writeUInt16LE(8, 8); // method: deflate
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeSharedFields(local, 4, fields);
     local.writeUInt16LE(0, 28); // extra field length
     const dir = Buffer.alloc(46);
     dir.writeUInt32LE(0x02014b50, 0); // central directory header signature
     dir.writeUInt16LE(20, 4); // version made by: 2.0, MS-DOS attributes
-    dir.writeUInt16LE(20, 6); // version needed to extract
-    dir.writeUInt16LE(0, 8); // flags
-    dir.writeUInt16LE(8, 10); // method
-    dir.writeUInt16LE(time, 12);
-    dir.writeUInt16LE(date, 14);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(packed.length, 20);
-    dir.writeUInt32LE(e.data.length, 24);
-    dir.writeUInt16LE(name.length, 28);
+    writeSharedFields(dir, 6, fields);
     // extra field, comment, disk number, internal and external attributes: 0
     dir.writeUInt32LE(offset, 42); // offset of the local header
     parts.push(local, name, packed);

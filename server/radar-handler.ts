@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { negotiate } from '../core/http/media-types.ts';
 import { bodyFrame } from '../core/radar/bodies.ts';
-import { contentDisposition, downloadName } from '../core/radar/download-name.ts';
+import { attachment } from '../core/http/download.ts';
+import { downloadName } from '../core/radar/download-name.ts';
 import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
 import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
@@ -98,7 +99,7 @@ async function sendTreeFile(req: IncomingMessage, res: ServerResponse, rest: str
 
 /** Content-Disposition of a download (CSV, checksum report; download-name.ts), none for other answers. */
 function downloadHeaders(name: string | undefined): Record<string, string> {
-  return name === undefined ? {} : { 'Content-Disposition': contentDisposition(name) };
+  return name === undefined ? {} : { 'Content-Disposition': attachment(name) };
 }
 
 /** `prefix`: the one the request came in on (radarPrefixOf); links the answer writes follow it. */

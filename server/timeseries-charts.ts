@@ -8,10 +8,11 @@
  */
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { attachment } from '../core/http/download.ts';
 import { HttpError, notFound } from '../core/http/errors.ts';
 import { chartDocument } from '../core/timeseries/chart-document.ts';
 import { readChartQuery, readRenderRequest, RENDER_EXAMPLE, type ChartKind, type ChartRequest } from '../core/timeseries/chart-request.ts';
-import { attachment, chartFileName, MEDIA_TYPE, noPrerenderedChart, prerenderedFile, prerenderedFileName, PNG_TYPE } from '../core/timeseries/charts.ts';
+import { chartFileName, MEDIA_TYPE, noPrerenderedChart, prerenderedFile, prerenderedFileName, PNG_TYPE } from '../core/timeseries/charts.ts';
 import { MAX_POST_BYTES } from '../core/timeseries/data-request.ts';
 import type { TimeseriesRoute } from '../core/timeseries/routes.ts';
 import { PRERENDER_INTERVALS } from '../core/snapshot/timeseries-config.ts';

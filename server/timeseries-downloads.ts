@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CSV_TYPE, ZIP_TYPE } from '../core/timeseries/charts.ts';
 import { dataOf, type DataRequest } from '../core/timeseries/data.ts';
-import { attachment, csvText, downloadName, DOWNLOAD_KEYS, readDownload, safeName, type Download } from '../core/timeseries/data-csv.ts';
+import { asciiFileName, attachment } from '../core/http/download.ts';
+import { csvText, downloadName, DOWNLOAD_KEYS, readDownload, type Download } from '../core/timeseries/data-csv.ts';
 import { MAX_POST_BYTES, POST_EXAMPLE, readGetData, readPostData, withBodyOptions } from '../core/timeseries/data-request.ts';
 import { fileSeriesSource } from '../lib/series-file.ts';
 import { zipArchive } from '../lib/zip.ts';
@@ -21,7 +22,7 @@ async function sendDownload(req: IncomingMessage, res: ServerResponse, ts: Times
   let body: Buffer;
   let type: string;
   if (download.kind === 'zip') {
-    const entries = series.map((s) => ({ name: safeName(`${s.id}.csv`), data: Buffer.from(csvText([s], { dialect: download.dialect, bom: download.bom, withId: false }), 'utf8') }));
+    const entries = series.map((s) => ({ name: asciiFileName(`${s.id}.csv`), data: Buffer.from(csvText([s], { dialect: download.dialect, bom: download.bom, withId: false }), 'utf8') }));
     body = zipArchive(entries, ts.catalogue.takenAt);
     type = ZIP_TYPE;
   } else {

@@ -27,7 +27,8 @@ import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../radar/routes.ts';
 import { holdsPrefix, staticFile, VARIANTS, variantFor } from '../radar/static-tree.ts';
 import { COLLECTIONS } from '../timeseries/catalogue.ts';
 import { DEFAULT_LOCALE_TAG } from '../timeseries/locale.ts';
-import { attachment, JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
+import { attachmentTemplate } from '../http/download.ts';
+import { JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
 import { OPTION_KEYS } from '../timeseries/data-request.ts';
 import { PARAM_NAMES } from '../timeseries/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../timeseries/routes.ts';
@@ -121,7 +122,7 @@ export const RADAR = {
     const ext = Object.values(DOWNLOAD_EXTENSIONS).map(escapeRegex).join('|');
     return Array.from({ length: depth }, (_, i) => {
       const groups = Array.from({ length: i + 1 }, (__, j) => `$${j + 1}`);
-      return [`^${escapeRegex(RADAR_PREFIX)}${'/([A-Za-z0-9_.-]+)'.repeat(i)}/([A-Za-z0-9_.-]+(?:${ext}))$`, `attachment; filename="${groups.join('-')}"`];
+      return [`^${escapeRegex(RADAR_PREFIX)}${'/([A-Za-z0-9_.-]+)'.repeat(i)}/([A-Za-z0-9_.-]+(?:${ext}))$`, attachmentTemplate(groups.join('-'))];
     });
   },
   /** An API path that may have static variants: the prefix, then plain segments without dots. */
@@ -149,8 +150,7 @@ export const TIMESERIES = {
   jsonType: 'application/json',
   /** Content-Disposition of a pre-rendered chart, from the id and chart name (nginx captures: `$1`, `$2`). */
   chartDisposition(id: string, chart: string): string {
-    const [before, after] = attachment('\0').split('\0') as [string, string];
-    return `${before}${id}_${chart}.png${after}`;
+    return attachmentTemplate(`${id}_${chart}.png`);
   },
   /** An `Accept-Language` header (case-insensitive pattern) that selects the default labels at any provider: only English and `*` ranges. */
   defaultLanguages: (() => {

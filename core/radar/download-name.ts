@@ -14,6 +14,7 @@
  * nginx, which knows only the file it serves, gives the same name. Names are ASCII letters, digits, `.`, `_`, `-`
  * only: nothing to quote or escape in the header, no folder in the name.
  */
+import { asciiFileName } from '../http/download.ts';
 import type { Bbox, Format, Timespan } from './params.ts';
 import type { Variant } from './static-tree.ts';
 
@@ -53,11 +54,6 @@ export function downloadName(path: string, variant: Variant, s: DownloadSelectio
   if (s.timespan !== undefined) parts.push(`${instantName(s.timespan.start)}_${instantName(s.timespan.end)}`);
   if (s.bbox !== undefined) parts.push(bboxName(s.bbox));
   if (s.distinct) parts.push('distinct');
-  const base = parts.join('-').replace(UNSAFE, '_').slice(0, 150);
+  const base = asciiFileName(parts.join('-'), 'runs').slice(0, 150);
   return `${base}${variant.expanded && variant.format === 'csv' ? '.expanded' : ''}${ext}`;
-}
-
-/** The Content-Disposition header of a download name. */
-export function contentDisposition(name: string): string {
-  return `attachment; filename="${name}"`;
 }

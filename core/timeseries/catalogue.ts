@@ -12,6 +12,20 @@ import { normaliseLocale } from './locale.ts';
 
 export const COLLECTIONS = ['services', 'categories', 'offerings', 'features', 'procedures', 'phenomena', 'stations', 'timeseries'] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
+/**
+ * The singular of each collection: what one member is (the site search's entry types), and, but for `timeseries`,
+ * the field of a timeseries that points into the collection (the filter of the same name).
+ */
+export const SINGULAR = {
+  services: 'service',
+  categories: 'category',
+  offerings: 'offering',
+  features: 'feature',
+  procedures: 'procedure',
+  phenomena: 'phenomenon',
+  stations: 'station',
+  timeseries: 'timeseries',
+} as const satisfies Record<CollectionName, string>;
 
 /** A resource with a default (English) label and, by locale, its other labels. */
 export interface Labelled {

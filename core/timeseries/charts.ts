@@ -10,6 +10,7 @@
  *   them as `api/v1/timeseries/<id>/<interval>[_<qualifier>].png`. None there: 404 "No pre-rendered chart
  *   found for timeseries '<id>'".
  */
+import { asciiFileName } from '../http/download.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import { negotiate } from '../http/media-types.ts';
 import type { PrerenderInterval } from '../snapshot/timeseries-config.ts';
@@ -57,11 +58,6 @@ export function chooseRepresentation(accept: string | undefined, extension: Path
   }
 }
 
-/** A file name of ASCII letters, digits, `.`, `_` and `-` only (anything else becomes `_`). */
-function asciiName(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '_');
-}
-
 /** An instant for a file name: ISO 8601 basic format to the second, UTC (`20240108T000000Z`). */
 function instantName(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
@@ -76,17 +72,12 @@ const NAMED_SERIES = 3;
  */
 export function chartFileName(ids: readonly string[], span: { start: number; end: number }, kind: 'png' | 'pdf'): string {
   const named = ids.slice(0, NAMED_SERIES).join('_') + (ids.length > NAMED_SERIES ? `_and_${ids.length - NAMED_SERIES}_more` : '');
-  return asciiName(`${named}_${instantName(span.start)}_${instantName(span.end)}.${kind}`);
+  return asciiFileName(`${named}_${instantName(span.start)}_${instantName(span.end)}.${kind}`, 'runs');
 }
 
 /** The file name of a pre-rendered chart: the series id and the chart's name, `ts_x_lastWeek.png`, `ts_x_lastWeek_with_legend.png`. */
 export function prerenderedFileName(id: string, interval: PrerenderInterval, qualifier?: string): string {
-  return asciiName(`${id}_${interval}${qualifier ? `_${qualifier}` : ''}.png`);
-}
-
-/** `Content-Disposition` of a chart: a download with its file name (DECISIONS.md "Real clients"). */
-export function attachment(fileName: string): string {
-  return `attachment; filename="${fileName}"`;
+  return asciiFileName(`${id}_${interval}${qualifier ? `_${qualifier}` : ''}.png`, 'runs');
 }
 
 /** The static tree's file of a pre-rendered chart (relative to the site root). */

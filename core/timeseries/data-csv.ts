@@ -17,6 +17,7 @@
  * File names (Content-Disposition): `<id>_<start>_<end>.csv` (`timeseries_...` for a POST), times in ISO 8601
  * basic format (`20240108T000000Z`); in a ZIP, one `<id>.csv` per series.
  */
+import { asciiFileName } from '../http/download.ts';
 import type { Points, SeriesData } from './data-body.ts';
 import type { Locale } from './locale.ts';
 import { readParam } from './params.ts';
@@ -99,18 +100,8 @@ function basicTime(ms: number): string {
   return iso.replace(/[-:]/g, '').replace(/\.000Z$/, 'Z').replace('.', '');
 }
 
-/** A name made of ASCII letters, digits, `_`, `-` and `.` only. */
-export function safeName(s: string): string {
-  return s.replace(/[^A-Za-z0-9._-]/g, '_');
-}
-
 /** The download's file name: `<id>_<start>_<end>.<ext>` (`timeseries_...` for several series). */
 export function downloadName(ids: string[], span: Timespan, ext: 'csv' | 'zip'): string {
   const base = ids.length === 1 ? ids[0]! : 'timeseries';
-  return safeName(`${base}_${basicTime(span.start)}_${basicTime(span.end)}.${ext}`);
-}
-
-/** The `Content-Disposition` of a download. */
-export function attachment(name: string): string {
-  return `attachment; filename="${safeName(name)}"`;
+  return asciiFileName(`${base}_${basicTime(span.start)}_${basicTime(span.end)}.${ext}`);
 }

@@ -5,7 +5,7 @@
  * without timeseries included). An id that does not exist matches nothing (an empty list, not an error).
  * Stations also take `bbox` and `near` (geo/), ANDed with the filters.
  */
-import type { Catalogue, CollectionName, SeriesRec } from './catalogue.ts';
+import { SINGULAR, type Catalogue, type CollectionName, type SeriesRec } from './catalogue.ts';
 import { selectStations } from './geo/select.ts';
 import type { GeoQuery } from './geo/params.ts';
 import { FILTERS, type FilterName, type Filters } from './params.ts';
@@ -18,17 +18,6 @@ const COLLECTION_OF: Record<FilterName, CollectionName> = {
   offering: 'offerings',
   feature: 'features',
   procedure: 'procedures',
-};
-
-/** The field of a timeseries that points into each collection (the timeseries collection: itself). */
-const FIELD_OF: Record<Exclude<CollectionName, 'timeseries'>, keyof SeriesRec & FilterName> = {
-  services: 'service',
-  categories: 'category',
-  offerings: 'offering',
-  features: 'feature',
-  procedures: 'procedure',
-  phenomena: 'phenomenon',
-  stations: 'station',
 };
 
 export function hasFilters(filters: Filters): boolean {
@@ -76,7 +65,7 @@ export function selectMembers(cat: Catalogue, name: CollectionName, filters: Fil
     const series = matchingSeries(cat, filters);
     if (name === 'timeseries') selected = series;
     else {
-      const field = FIELD_OF[name];
+      const field: keyof SeriesRec & FilterName = SINGULAR[name];
       const mark = new Uint8Array(cat[name].length);
       for (const i of series) mark[cat.timeseries[i]![field] as number] = 1;
       const out: number[] = [];

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TIMESERIES_PREFIX } from '../../core/timeseries/routes.ts';
 import { staticFile } from '../../core/timeseries/static-tree.ts';
-import { COLLECTIONS, type CollectionName } from '../../core/timeseries/catalogue.ts';
+import { COLLECTIONS, SINGULAR, type CollectionName } from '../../core/timeseries/catalogue.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { buildFolder, hasTree, readTreeJson, treeHas } from './data.ts';
 import { radars } from './radars.ts';
@@ -31,17 +31,6 @@ export interface SearchIndex {
   locales: string[];
   entries: IndexEntry[];
 }
-
-const TYPE_OF: Record<CollectionName, EntryType> = {
-  services: 'service',
-  categories: 'category',
-  offerings: 'offering',
-  features: 'feature',
-  procedures: 'procedure',
-  phenomena: 'phenomenon',
-  stations: 'station',
-  timeseries: 'timeseries',
-};
 
 /** Where an entry leads: its browse page where the site has one, else its record in the API. */
 function hrefOf(collection: CollectionName, id: string, label: string): string {
@@ -111,7 +100,7 @@ async function makeIndex(): Promise<SearchIndex> {
         const label = m.label ?? m.properties?.label;
         if (id === undefined || label === undefined) continue;
         const other = [...(labels.get(id) ?? new Map<string, string>())].filter(([locale, l]) => (locales.add(locale), l !== label)).map(([, l]) => l);
-        entries.push([TYPE_OF[c], id, label, hrefOf(c, id, label), [...new Set(other)]]);
+        entries.push([SINGULAR[c], id, label, hrefOf(c, id, label), [...new Set(other)]]);
       }
     }
   }

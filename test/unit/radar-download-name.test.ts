@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { contentDisposition, downloadName, instantName } from '../../core/radar/download-name.ts';
+import { attachment as contentDisposition } from '../../core/http/download.ts';
+import { downloadName, instantName } from '../../core/radar/download-name.ts';
 import { RADAR_ROUTES, BAS_PREFIX, RADAR_PREFIX, radarPrefixOf } from '../../core/radar/routes.ts';
 import { holdsPrefix, routeVariants, staticFile, treeFileRequest, variantFor } from '../../core/radar/static-tree.ts';
 import { RADAR } from '../../core/nginx/static-rules.ts';

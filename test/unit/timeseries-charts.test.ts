@@ -15,7 +15,8 @@ import { makeCatalogue, type Catalogue, type CatalogueRows } from '../../core/ti
 import { chartLanguage, MAX_SIZE, MIN_SIZE, readChartQuery, readRenderRequest, type ChartRequest } from '../../core/timeseries/chart-request.ts';
 import { chartDocument, defaultStyle, seriesName, stepsInSpan } from '../../core/timeseries/chart-document.ts';
 import type { SeriesSource } from '../../core/timeseries/data.ts';
-import { attachment, chartFileName, noPrerenderedChart, prerenderedFile, prerenderedFileName } from '../../core/timeseries/charts.ts';
+import { attachment } from '../../core/http/download.ts';
+import { chartFileName, noPrerenderedChart, prerenderedFile, prerenderedFileName } from '../../core/timeseries/charts.ts';
 import { MAX_POST_SERIES } from '../../core/timeseries/data-request.ts';
 import { DEFAULT_DP_TOLERANCE, DEFAULT_LTTB_THRESHOLD } from '../../core/timeseries/generalize.ts';
 import { labelIn } from '../../core/timeseries/locale.ts';

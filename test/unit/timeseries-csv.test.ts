@@ -5,7 +5,8 @@
 import { crc32, inflateRawSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import type { Points } from '../../core/timeseries/data-body.ts';
-import { attachment, csvDialect, csvText, downloadName, readDownload, safeName } from '../../core/timeseries/data-csv.ts';
+import { asciiFileName as safeName, attachment } from '../../core/http/download.ts';
+import { csvDialect, csvText, downloadName, readDownload } from '../../core/timeseries/data-csv.ts';
 import { dosDateTime, zipArchive } from '../../lib/zip.ts';
 
 const pts = (t: number[], v: number[]): Points => ({ t: Float64Array.from(t), v: Float64Array.from(v) });
