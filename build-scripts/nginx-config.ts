@@ -4,7 +4,9 @@
  *
  * An nginx configuration that serves a build's static tree and passes every request that needs the endpoint to
  * it. `nginxConfig()` is a pure function of its options; the rules for which request is which file come from
- * core/nginx/static-rules.ts (derived from the endpoint's own route and parameter tables).
+ * core/nginx/static-rules.ts (derived from the endpoint's own route and parameter tables). Its parts are in
+ * build-scripts/nginx/: the `map` blocks (maps.ts), the `types` blocks (types.ts), the compression directives
+ * (compression.ts) and the quoting of nginx strings (quote.ts).
  *
  * - `root` is the build's `site/` reached through the output link (`dist/site`), so a new build swapped in by
  *   `npm run build` is served without reloading nginx.
@@ -21,9 +23,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorBody, errorObject, HttpError } from '../core/http/errors.ts';
 import { HEALTH_PATH, METRICS_PATH } from '../core/http/route-family.ts';
-import { ACCEPT_ANY, acceptExactly, BOOLEAN_VALUE, CLEAN_REQUEST_URI, escapeRegex, firstValueOf, queryOnlyOf, RADAR, TIMESERIES } from '../core/nginx/static-rules.ts';
+import { RADAR, TIMESERIES } from '../core/nginx/static-rules.ts';
 import { CACHE_CONTROL, SECURITY_HEADERS } from '../server/http-cache.ts';
-import { COMPRESS_MIN_BYTES } from '../core/http/content-coding.ts';
+import { compression } from './nginx/compression.ts';
+import { maps } from './nginx/maps.ts';
+import { body, q } from './nginx/quote.ts';
+import { NGINX_TYPES, typesBlock } from './nginx/types.ts';
+
+export { NGINX_TYPES } from './nginx/types.ts';
 
 export interface NginxOptions {
   /** Absolute path of the build's static tree, best through the output link (`/srv/snapcat/dist/site`). */
@@ -53,81 +60,6 @@ export const BROTLI_MODULE_DEBIAN = '/usr/lib/nginx/modules/ngx_http_brotli_filt
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:8080';
 export const DEFAULT_LISTEN = '127.0.0.1:8081';
 
-/**
- * Content types by extension: exactly those the endpoint sends (server/app.ts SITE_TYPES and the API handlers).
- * The `; charset=utf-8` of text types is added by nginx's `charset` (a type written with its charset in `types`
- * would not match `gzip_types`).
- */
-export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
-  json: { type: 'application/json', utf8: false },
-  csv: { type: 'text/csv', utf8: true },
-  sha1: { type: 'text/plain', utf8: true },
-  sha256: { type: 'text/plain', utf8: true },
-  txt: { type: 'text/plain', utf8: true },
-  html: { type: 'text/html', utf8: true },
-  css: { type: 'text/css', utf8: true },
-  js: { type: 'text/javascript', utf8: true },
-  svg: { type: 'image/svg+xml', utf8: false },
-  png: { type: 'image/png', utf8: false },
-  pdf: { type: 'application/pdf', utf8: false },
-};
-
-/**
- * Types nginx compresses (static and proxied alike; clients that do not ask for gzip get the plain bytes): those
- * of core/http/content-coding.ts compressibleType among the types served (text/html always is). The Timeseries
- * API's JSON type is named with its charset: nginx compares the whole type it set from `types`.
- */
-const GZIP_TYPES = ['application/json', TIMESERIES.jsonContentType, 'text/csv', 'text/plain', 'text/css', 'text/javascript', 'image/svg+xml'];
-
-/**
- * A `types` block: every type of NGINX_TYPES, `json` as `jsonType`. The Timeseries API's location has its own,
- * so its JSON files carry `; charset=UTF-8` as the endpoint writes it, while the radar API's stay bare
- * (nginx's `charset` directive would write the name as the server's `charset utf-8` spells it).
- */
-function typesBlock(jsonType: string, indent: string): string {
-  const byType = new Map<string, string[]>();
-  for (const [ext, t] of Object.entries(NGINX_TYPES)) {
-    const type = ext === 'json' ? jsonType : t.type;
-    byType.set(type, [...(byType.get(type) ?? []), ext]);
-  }
-  return `${indent}types {\n${[...byType].map(([type, exts]) => `${indent}  ${q(type)} ${exts.join(' ')};`).join('\n')}\n${indent}}`;
-}
-
-/** The compression directives: gzip, and brotli when its module is loaded (levels as the endpoint's, fast). */
-function compression(brotli: boolean): string {
-  const lines = [
-    '  # Compression of text (files and endpoint answers alike) for clients that ask for it, from 1 KB (as the',
-    '  # endpoint: server/compression.ts). Answers the endpoint compressed itself pass as they are.',
-    '  gzip on;',
-    `  gzip_types ${GZIP_TYPES.map(q).join(' ')};`,
-    '  gzip_comp_level 1;',
-    '  gzip_proxied any;',
-    '  gzip_vary on;',
-    `  gzip_min_length ${COMPRESS_MIN_BYTES};`,
-  ];
-  if (brotli) {
-    lines.push(
-      '  # br for clients that accept it (the brotli module, tried before gzip); quality 1, the fastest',
-      '  brotli on;',
-      `  brotli_types ${GZIP_TYPES.map(q).join(' ')} text/html;`,
-      '  brotli_comp_level 1;',
-      `  brotli_min_length ${COMPRESS_MIN_BYTES};`,
-    );
-  }
-  return lines.join('\n');
-}
-
-/** A double-quoted nginx string (backslash and double quote escaped). */
-function q(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-}
-
-/** A single-quoted nginx string for `return` text; nginx would expand `$`, so none may be in it. */
-function body(text: string): string {
-  if (text.includes('$')) throw new Error(`nginx return text cannot hold '$': ${text}`);
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
 function endpointAddress(endpoint: string): string {
   const u = new URL(endpoint);
   if (u.protocol !== 'http:') throw new Error(`the endpoint must be an http:// URL, not ${endpoint}`);
@@ -148,85 +80,6 @@ function commonHeaders(cacheControl: string, indent: string, vary = 'Accept'): s
   return h.map(([k, v]) => `${indent}add_header ${k} ${q(v)} always;`).join('\n');
 }
 
-function mapBlock(source: string, variable: string, entries: [string, string][], fallback: string): string {
-  const lines = entries.map(([k, v]) => `    ${q(k)} ${q(v)};`);
-  return `  map ${q(source)} $${variable} {\n${lines.join('\n')}\n    default ${q(fallback)};\n  }`;
-}
-
-/** The `map` blocks that turn a request into the file of the tree that answers it ("" when none does). */
-function maps(): string {
-  const R = RADAR.prefix;
-  const T = TIMESERIES.prefix;
-  const ct = RADAR.contentTypeValues();
-  const formats = Object.keys(ct);
-  const fmt = `(${formats.join('|')})`;
-  const C = `(${TIMESERIES.collections.map(escapeRegex).join('|')})`;
-  const ID = `(${TIMESERIES.id})`;
-  const suffix = '(\\.[a-z0-9.]+)';
-  const tsBare = TIMESERIES.suffix(false);
-  const expandedTokens = [`expanded=${BOOLEAN_VALUE.true}`, `expanded=${BOOLEAN_VALUE.false}`];
-  // (nginx tries no regular expression on an empty value: each map names "" itself)
-  const blocks = [
-    '  # Candidates for a static answer: GET or HEAD of a clean target (no percent-encoding, dot or empty segments).',
-    mapBlock('$request_method', 'snap_method', [['GET', '1'], ['HEAD', '1']], '0'),
-    mapBlock('$request_uri', 'snap_clean', [[`~${CLEAN_REQUEST_URI}`, '1']], '0'),
-    mapBlock('$snap_method$snap_clean', 'snap_ok', [['11', '1']], '0'),
-    '  # expanded: the first value counts (0, 1, or x: not one the endpoint reads as a boolean here)',
-    mapBlock('$args', 'snap_expanded_raw', [[`~${firstValueOf('expanded')}`, '=$1']], ''),
-    mapBlock('$snap_expanded_raw', 'snap_expanded', [['', '0'], [`~^=${BOOLEAN_VALUE.true}$`, '1'], [`~^=${BOOLEAN_VALUE.false}$`, '0']], 'x'),
-    '',
-    `  # ${R}: the format is contentType (its first value), else Accept; the file is P + the variant's suffix.`,
-    mapBlock('$args', 'snap_radar_query', [['', '1'], [`~${queryOnlyOf([...formats.map((f) => `contentType=${ct[f as 'json']}`), ...expandedTokens], RADAR.knownParams)}`, '1']], '0'),
-    mapBlock('$args', 'snap_radar_ct_raw', [[`~${firstValueOf('contentType')}`, '=$1']], ''),
-    mapBlock('$snap_radar_ct_raw', 'snap_radar_ct', [['', ''], ...formats.map((f): [string, string] => [`~^=${ct[f as 'json']}$`, f])], 'x'),
-    mapBlock('$http_accept', 'snap_radar_accept', [['', 'json'], [`~${ACCEPT_ANY}`, 'json'], ...Object.entries(RADAR.acceptTypes).map(([f, t]): [string, string] => [`~*${acceptExactly(t)}`, f])], 'x'),
-    mapBlock('$snap_radar_ct:$snap_radar_accept', 'snap_radar_format', [[`~^${fmt}:`, '$1'], [`~^:${fmt}$`, '$1']], 'x'),
-    mapBlock('$snap_radar_format:$snap_expanded', 'snap_radar_suffix', RADAR.suffixes().map((s) => [`${s.format}:${s.expanded ? 1 : 0}`, s.suffix]), ''),
-    mapBlock('$snap_ok:$snap_radar_query:$snap_radar_suffix:$uri', 'snap_radar_file', [
-      // a file of the tree by its own name, whatever the query (radar-handler's sendTreeFile)
-      [`~^1:[^:]*:[^:]*:(${escapeRegex(R)}/[A-Za-z0-9_.~/-]*\\.(?:${RADAR.treeFileSuffixes.join('|')}))$`, '$1'],
-      [`~^1:1:${suffix}:${escapeRegex(R)}/$`, `${R}/index$1`],
-      [`~^1:1:${suffix}:(${RADAR.apiPath})$`, '$2$1'],
-      // the same files under an alias prefix, except those holding links (the index, HTML pages): the endpoint makes them
-      ...RADAR.aliases.flatMap((A): [string, string][] => {
-        const index = RADAR.indexFiles().map((f) => escapeRegex(f.slice(1))).join('|');
-        const links = RADAR.linkSuffixes();
-        const plain = RADAR.treeFileSuffixes.filter((x) => !links.includes(`.${x}`));
-        return [
-          [`~^1:[^:]*:[^:]*:${escapeRegex(A)}(/(?!(?:${index})$)[A-Za-z0-9_.~/-]*\\.(?:${plain.join('|')}))$`, `${R}$1`],
-          [`~^1:1:(?!(?:${links.map(escapeRegex).join('|')}):)${suffix}:${escapeRegex(A)}((?:/[A-Za-z0-9_-]+)+)$`, `${R}$2$1`],
-        ];
-      }),
-    ], ''),
-    '  # a download (CSV, checksum report) from the tree is offered under its file\'s name (core/radar/download-name.ts)',
-    mapBlock('$snap_radar_file', 'snap_radar_download', RADAR.downloadRules().map(([re, header]) => [`~${re}`, header]), ''),
-    '',
-    `  # ${T}: only expanded selects a file; a path extension .json wins over Accept; pre-rendered charts ignore both.`,
-    '  # Accept-Language localizes the labels of collections and resources: only English (the tree\'s labels) is a file.',
-    mapBlock('$http_accept_language', 'snap_ts_lang', [['', '1'], [`~*${TIMESERIES.defaultLanguages}`, '1']], '0'),
-    mapBlock('$args', 'snap_ts_query', [['', '1'], [`~${queryOnlyOf(expandedTokens, TIMESERIES.knownParams)}`, '1']], '0'),
-    mapBlock('$http_accept', 'snap_ts_accept', [['', 'json'], [`~${ACCEPT_ANY}`, 'json'], [`~*${acceptExactly(TIMESERIES.jsonType)}`, 'json']], 'x'),
-    mapBlock('$snap_expanded', 'snap_ts_suffix', [['0', TIMESERIES.suffix(false)], ['1', TIMESERIES.suffix(true)]], ''),
-    // the second field is $snap_ts_lang: 1 required where labels are served (collections, resources)
-    mapBlock('$snap_ok:$snap_ts_lang:$snap_ts_query:$snap_ts_accept:$snap_ts_suffix:$uri', 'snap_ts_file', [
-      [`~^1:[^:]*:[^:]*:[^:]*:[^:]*:(${escapeRegex(T)}/timeseries/${TIMESERIES.id})/(?!getData(?:\\.png)?/?$)(${TIMESERIES.chartName})(?:\\.png)?/?$`, '$1/$2.png'],
-      [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/$`, `${T}/index$1`],
-      [`~^1:1:1:json:${suffix}:${escapeRegex(T)}/${C}/?$`, `${T}/$2$1`],
-      [`~^1:1:1:[^:]*:${suffix}:${escapeRegex(T)}/${C}\\.json/?$`, `${T}/$2$1`],
-      [`~^1:1:1:json:[^:]*:${escapeRegex(T)}/${C}/${ID}/?$`, `${T}/$1/$2${tsBare}`],
-      [`~^1:1:1:[^:]*:[^:]*:${escapeRegex(T)}/${C}/${ID}\\.json/?$`, `${T}/$1/$2${tsBare}`],
-      [`~^1:[^:]*:1:json:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData/?$`, `${T}/timeseries/$2/getData$1`],
-      [`~^1:[^:]*:1:[^:]*:${suffix}:${escapeRegex(T)}/timeseries/${ID}/getData\\.json/?$`, `${T}/timeseries/$2/getData$1`],
-    ], ''),
-    '  # A pre-rendered chart is a download named after its series and chart (core/timeseries/charts.ts prerenderedFileName)',
-    mapBlock('$snap_ts_file', 'snap_ts_disposition', [[`~^${escapeRegex(T)}/timeseries/(${TIMESERIES.id})/(${TIMESERIES.chartName})\\.png$`, TIMESERIES.chartDisposition('$1', '$2')]], ''),
-    '',
-    '  # The docs site: the path, else its index.html, else path.html (server/app.ts siteFile).',
-    mapBlock('$uri', 'snap_site_file', [['~/$', '${uri}index.html']], '$uri'),
-  ];
-  return blocks.join('\n');
-}
-
 /**
  * One location that answers from the tree when `file` names a file there, else passes to the endpoint (by
  * `error_page 418`, hence `recursive_error_pages`: the endpoint's own 502/504 page must still apply).
@@ -243,6 +96,16 @@ ${extraHeaders}      add_header Last-Modified "";
       }
       try_files ${tryFiles} @endpoint;
     }`;
+}
+
+/** An exact-path location always passed to the endpoint (by `error_page 418`, as staticLocation's). */
+function endpointLocation(path: string): string {
+  return `    location = ${path} {
+      recursive_error_pages on;
+      error_page 418 = @endpoint;
+      return 418;
+    }
+`;
 }
 
 /** Where the server's own error pages live (requested directly, they are no path: the endpoint answers 404). */
@@ -348,23 +211,8 @@ ${maps()}
     error_page 414 ${NGINX_ERRORS}/414;
 
     # The bare prefixes redirect (the endpoint writes the 301)
-${[R, ...RADAR.aliases].map((P) => `    location = ${P} {
-      recursive_error_pages on;
-      error_page 418 = @endpoint;
-      return 418;
-    }
-`).join('')}    location = ${T} {
-      recursive_error_pages on;
-      error_page 418 = @endpoint;
-      return 418;
-    }
-    # The endpoint's paths for operators: never a file, always the endpoint (whose own state they report)
-${[HEALTH_PATH, METRICS_PATH].map((P) => `    location = ${P} {
-      recursive_error_pages on;
-      error_page 418 = @endpoint;
-      return 418;
-    }
-`).join('')}${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
+${[R, ...RADAR.aliases, T].map(endpointLocation).join('')}    # The endpoint's paths for operators: never a file, always the endpoint (whose own state they report)
+${[HEALTH_PATH, METRICS_PATH].map(endpointLocation).join('')}${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
 ${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      # (not sent when empty: only pre-rendered charts are downloads)\n      add_header Content-Disposition $snap_ts_disposition;\n`, 'Accept, Accept-Language')}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
 

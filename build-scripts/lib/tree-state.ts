@@ -375,6 +375,18 @@ export class TreeState {
     return rows.map((r) => r['path'] as string);
   }
 
+  /** Appends files the writer wrote (path, MD5, size) to NEW_FILES. */
+  private async recordFiles(files: Iterable<[string, { md5: string; bytes: number }]>): Promise<void> {
+    const appender = await this.conn.createAppender('tree_new_files', 'main', 'memory');
+    for (const [path, f] of files) {
+      appender.appendVarchar(path);
+      appender.appendVarchar(f.md5);
+      appender.appendBigInt(BigInt(f.bytes));
+      appender.endRow();
+    }
+    appender.closeSync();
+  }
+
   /**
    * Ends the build's tree: files of the base tree this build does not have are removed, and the state is saved
    * in `folder` for the next build. `lastFile` (the manifest, tree-manifest.ts) is then handed the SQL of every
@@ -382,25 +394,13 @@ export class TreeState {
    * (the base's file of that name is left to it, not removed).
    */
   async finish(writer: TreeWriter, folder: string, lastFile?: { path: string; write: (filesSql: string) => Promise<void> }): Promise<{ files: number; bytes: number }> {
-    const appender = await this.conn.createAppender('tree_new_files', 'main', 'memory');
-    for (const [path, f] of writer.files) {
-      appender.appendVarchar(path);
-      appender.appendVarchar(f.md5);
-      appender.appendBigInt(BigInt(f.bytes));
-      appender.endRow();
-    }
-    appender.closeSync();
+    await this.recordFiles(writer.files);
     if (this.overBase) for (const path of await this.staleFiles()) if (path !== lastFile?.path) writer.remove(path);
     if (lastFile) {
       await lastFile.write(`SELECT p.prefix || n.k || p.suffix AS path, CAST(n.h AS VARCHAR) AS digest FROM ${ALL_ID_ROWS} n JOIN ${tagPathsSql(this.meta.tags)} USING (tag) UNION ALL SELECT path, md5 FROM ${NEW_FILES}`);
       const f = writer.files.get(lastFile.path);
       if (!f) throw new Error(`tree state: ${lastFile.path} was not written`);
-      const last = await this.conn.createAppender('tree_new_files', 'main', 'memory');
-      last.appendVarchar(lastFile.path);
-      last.appendVarchar(f.md5);
-      last.appendBigInt(BigInt(f.bytes));
-      last.endRow();
-      last.closeSync();
+      await this.recordFiles([[lastFile.path, f]]);
     }
     const tree = await this.totals(writer);
     rmSync(join(folder, TREE_STATE_META), { force: true });
