@@ -1,5 +1,5 @@
 /** Pure SVG charts for timeseries (no DOM, no I/O): used by the docs site and the PNG/PDF renderer. */
-export { renderChartSvg } from './render.ts';
+export { renderChart, renderChartSvg, type ChartGeometry } from './render.ts';
 export { barBuckets, type Bucket } from './bars.ts';
 export { CHART_STRINGS, LANGUAGES, TIME_LOCALES, NUMBER_LOCALES, type ChartStrings, type Language } from './locale.ts';
 export { PALETTE, paletteIndex, seriesColors } from './colors.ts';

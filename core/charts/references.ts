@@ -144,3 +144,17 @@ export function renderReferenceLabels(labels: RefLabel[], plot: { left: number; 
   });
   return el('g', { class: 'reference-labels' }, parts.join(''));
 }
+
+/**
+ * The colour of the status interval `v` lies in (lower bound inclusive, upper exclusive, no upper: open),
+ * the first in the configuration's order, or undefined.
+ */
+export function statusColor(intervals: readonly { lower: string; upper?: string; color: string }[], v: number): string | undefined {
+  if (!Number.isFinite(v)) return undefined;
+  for (const i of intervals) {
+    const lo = Number(i.lower);
+    const hi = i.upper === undefined ? Infinity : Number(i.upper);
+    if ((Number.isNaN(lo) || v >= lo) && (Number.isNaN(hi) || v < hi)) return i.color;
+  }
+  return undefined;
+}

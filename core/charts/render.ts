@@ -51,7 +51,27 @@ function renderSeries(p: PreparedSeries, l: Layout, clipId: string): string {
   }, refs + body);
 }
 
+/**
+ * Where a rendered chart put things, for a page that draws on top of it (the site's crosshair,
+ * site/scripts/series-chart.ts): the plot's box, the time axis' span (a linear UTC scale over the plot's
+ * width), each y axis' domain (linear, from the plot's bottom to its top) and each series' axis and colour.
+ */
+export interface ChartGeometry {
+  width: number;
+  height: number;
+  plot: { left: number; top: number; right: number; bottom: number };
+  timespan: { start: number; end: number };
+  axes: { uom: string; domain: [number, number] }[];
+  series: { id: string; axis: number; color: string }[];
+}
+
+/** A chart as a standalone SVG string (see renderChart). */
 export function renderChartSvg(spec: ChartSpec): string {
+  return renderChart(spec).svg;
+}
+
+/** A chart as a standalone SVG string, and its geometry. */
+export function renderChart(spec: ChartSpec): { svg: string; geometry: ChartGeometry } {
   const width = size(spec.width, DEFAULTS.width);
   const height = size(spec.height, DEFAULTS.height);
   const grid = spec.grid ?? DEFAULTS.grid;
@@ -87,7 +107,15 @@ export function renderChartSvg(spec: ChartSpec): string {
     hasData ? '' : text({ x: (left + right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle', fill: '#777777' }, strings.noData),
   ].filter((s) => s !== '');
 
-  return el('svg', {
+  const geometry: ChartGeometry = {
+    width,
+    height,
+    plot: { ...l.plot },
+    timespan: { start: +l.x.domain()[0]!, end: +l.x.domain()[1]! },
+    axes: l.axes.map((a) => ({ uom: a.uom, domain: a.scale.domain() as [number, number] })),
+    series: l.series.map((p) => ({ id: p.series.id, axis: p.axis, color: p.style.color })),
+  };
+  const svg = el('svg', {
     xmlns: 'http://www.w3.org/2000/svg',
     width,
     height,
@@ -97,4 +125,5 @@ export function renderChartSvg(spec: ChartSpec): string {
     'font-family': 'sans-serif',
     'font-size': 11,
   }, '\n' + parts.join('\n') + '\n') + '\n';
+  return { svg, geometry };
 }

@@ -17,6 +17,9 @@
 import { resolveStyle } from '../charts/spec.ts';
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../charts/index.ts';
 import { gapLimit, lttbBucketSize, markGaps } from '../charts/gaps.ts';
+import { statusColor } from '../charts/references.ts';
+
+export { statusColor };
 import { chartPageHtml, type ChartDocument } from '../charts/page.ts';
 import { renderReportHtml, reportChartHeight, type ReportSeries } from '../charts/report.ts';
 import type { ChartStyle } from '../snapshot/timeseries-config.ts';
@@ -65,19 +68,6 @@ export function stepsInSpan(steps: RefValueRec['steps'], span: Timespan): Points
   return { t: Float64Array.from(t), v: Float64Array.from(v) };
 }
 
-/**
- * The colour of the status interval `v` lies in (lower bound inclusive, upper exclusive, no upper: open),
- * the first in the configuration's order, or undefined.
- */
-export function statusColor(intervals: readonly { lower: string; upper?: string; color: string }[], v: number): string | undefined {
-  if (!Number.isFinite(v)) return undefined;
-  for (const i of intervals) {
-    const lo = Number(i.lower);
-    const hi = i.upper === undefined ? Infinity : Number(i.upper);
-    if ((Number.isNaN(lo) || v >= lo) && (Number.isNaN(hi) || v < hi)) return i.color;
-  }
-  return undefined;
-}
 
 /** The value in force at the end of the points (the last one), or NaN. */
 function endValue(p: Points): number {

@@ -13,25 +13,20 @@
  * to GENERALIZED_POINTS points and drawn again; long steps between values are marked as gaps first
  * (core/charts/gaps.ts, with the configuration's `noDataGapThreshold`), so the generalized line breaks there too.
  */
-import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../../core/charts/index.ts';
+import { renderChartSvg, type ChartSeries } from '../../core/charts/index.ts';
 import type { ChartStyle } from '../../core/snapshot/timeseries-config.ts';
-import { lttb, toSeries, type Series } from '../../core/timeseries/generalize.ts';
-import { chartPoints, seriesLabel, statusColor } from '../../core/timeseries/chart-document.ts';
+import { lttb } from '../../core/timeseries/generalize.ts';
+import { seriesLabel } from '../../core/timeseries/chart-document.ts';
 import type { Timespan } from '../../core/timeseries/timespan.ts';
+import { chartRefs, gapMarked, seriesChartSpec, type DrawnRef, type SeriesChartConfig, type StatusInterval, type Steps } from './series-chart-spec.ts';
 import type { SeriesData, SeriesMeta, TimeValue } from './timeseries.ts';
+
+export { stepsFromSamples, type DrawnRef } from './series-chart-spec.ts';
 
 export const SVG_BUDGET = 64 * 1024;
 export const GENERALIZED_POINTS = 800;
 export const CHART_WIDTH = 800;
 export const CHART_HEIGHT = 450;
-
-export interface DrawnRef {
-  id: string;
-  label: string;
-  color: string | undefined;
-  /** The value in force at the end of the timespan. */
-  value: number | undefined;
-}
 
 export interface TimeseriesChart {
   /** The `<svg>` element, with `class="ts-chart"` and `data-series-count`. */
@@ -45,23 +40,29 @@ export interface TimeseriesChart {
   min: number | undefined;
   max: number | undefined;
   last: TimeValue | undefined;
+  /** What the page's script needs to draw the chart again (site/scripts/series-chart.ts). */
+  config: SeriesChartConfig;
+  /** The reference values drawn, as steps. */
+  refSteps: { id: string; label: string; color?: string; t: number[]; v: number[] }[];
 }
 
-/** Change points of a step function sampled at the served timestamps. */
-export function stepsFromSamples(samples: readonly TimeValue[], span: Timespan, lastChange: number | undefined): Series {
-  const t: number[] = [];
-  const v: number[] = [];
-  for (let i = 0; i < samples.length; i++) {
-    const x = samples[i]!.value;
-    if (x === null || (v.length > 0 && v[v.length - 1] === x)) continue;
-    t.push(samples[i]!.timestamp);
-    v.push(x);
-  }
-  // the first value held since the span's start when no change point lies after it
-  if (t.length === 1 && lastChange !== undefined && lastChange <= t[0]!) t[0] = Math.max(span.start, lastChange);
-  return { t: Float64Array.from(t), v: Float64Array.from(v) };
+/** What the chart of a series needs besides its data (the page hands it to its script, series-chart.ts). */
+export function seriesChartConfig(s: SeriesMeta, style: ChartStyle | undefined, noDataGapThreshold?: number, statusIntervals: readonly StatusInterval[] = []): SeriesChartConfig {
+  const named = style?.referenceValueStyleProperties ?? {};
+  const refColors: Record<string, string> = {};
+  for (const [id, p] of Object.entries(named)) if (p.properties.color) refColors[id] = p.properties.color;
+  return {
+    id: s.id,
+    name: seriesLabel(s.feature.label, s.phenomenon.label, s.uom),
+    phenomenon: s.phenomenon.label,
+    uom: s.uom,
+    ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] & object } : {}),
+    refColors,
+    refs: s.refValues.map((r) => ({ id: r.referenceValueId, label: r.label, ...(r.lastValue ? { lastChange: r.lastValue.timestamp } : {}) })),
+    statusIntervals: statusIntervals.map((i) => ({ lower: i.lower, ...(i.upper !== undefined ? { upper: i.upper } : {}), color: i.color, ...('name' in i && typeof i.name === 'string' ? { name: i.name } : {}) })),
+    ...(noDataGapThreshold !== undefined ? { noDataGapThreshold } : {}),
+  };
 }
-
 function extent(values: readonly TimeValue[]): { min: number | undefined; max: number | undefined; last: TimeValue | undefined } {
   let min: number | undefined;
   let max: number | undefined;
@@ -81,35 +82,13 @@ export function timeseriesChart(
   span: Timespan,
   style: ChartStyle | undefined,
   noDataGapThreshold?: number,
-  statusIntervals: readonly { lower: string; upper?: string; color: string }[] = [],
+  statusIntervals: readonly StatusInterval[] = [],
 ): TimeseriesChart {
-  const named = style?.referenceValueStyleProperties ?? {};
-  const refs: ChartReferenceValue[] = [];
-  const drawn: DrawnRef[] = [];
-  for (const r of s.refValues) {
-    const samples = data.refs[r.referenceValueId];
-    if (!samples) continue;
-    const points = stepsFromSamples(samples, span, r.lastValue?.timestamp);
-    if (points.t.length === 0) continue;
-    const color = statusColor(statusIntervals, points.v[points.v.length - 1] ?? NaN) ?? named[r.referenceValueId]?.properties.color;
-    refs.push({ id: r.referenceValueId, label: r.label, points, ...(color ? { color } : {}) });
-    drawn.push({ id: r.referenceValueId, label: r.label, color, value: points.v[points.v.length - 1] });
-  }
+  const config = seriesChartConfig(s, style, noDataGapThreshold, statusIntervals);
+  const { refs, drawn } = chartRefs(config, data, span);
   // long steps between values marked as gaps before any generalizing, as the endpoint's charts (chart-document.ts)
-  const full = chartPoints(toSeries(data.values), undefined, noDataGapThreshold);
-  const spec = (points: Series): ChartSpec => {
-    const series: ChartSeries = {
-      id: s.id,
-      name: seriesLabel(s.feature.label, s.phenomenon.label, s.uom),
-      phenomenon: s.phenomenon.label,
-      uom: s.uom,
-      points,
-      gapsMarked: true,
-      ...(style ? { style: { chartType: style.chartType, properties: style.properties } as ChartSeries['style'] } : {}),
-      referenceValues: refs,
-    };
-    return { width: CHART_WIDTH, height: CHART_HEIGHT, grid: true, legend: false, language: 'en', series: [series], timespan: { start: span.start, end: span.end } };
-  };
+  const full = gapMarked(data.values, noDataGapThreshold);
+  const spec = (points: Steps) => seriesChartSpec(config, points, refs, span, { width: CHART_WIDTH, height: CHART_HEIGHT });
   let svg = renderChartSvg(spec(full));
   let generalizedTo: number | undefined;
   if (svg.length > SVG_BUDGET && full.t.length > GENERALIZED_POINTS) {
@@ -119,5 +98,6 @@ export function timeseriesChart(
   }
   const seriesCount = 1 + refs.length;
   svg = svg.replace(/^<svg /, `<svg class="ts-chart" data-series-count="${seriesCount}" `);
-  return { svg, seriesCount, refs: drawn, points: data.values.length, generalizedTo, ...extent(data.values) };
+  const refSteps = refs.map((r) => ({ id: r.id, label: r.label, ...(r.color ? { color: r.color } : {}), t: Array.from(r.points.t), v: Array.from(r.points.v, (x) => x ?? NaN) }));
+  return { svg, seriesCount, refs: drawn, points: data.values.length, generalizedTo, ...extent(data.values), config, refSteps };
 }
