@@ -17,7 +17,7 @@ import { COLLECTIONS, SINGULAR, type CollectionName } from '../../core/timeserie
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { buildFolder, hasTree, readTreeJson, treeHas } from './data.ts';
 import { radars } from './radars.ts';
-import { seriesPage } from './timeseries.ts';
+import { seriesPage, stationPage } from './timeseries.ts';
 
 /** A kind of entry, in the order the results list them. */
 export const ENTRY_TYPES = ['radar', 'timeseries', 'station', 'phenomenon', 'procedure', 'offering', 'feature', 'category', 'service'] as const;
@@ -35,7 +35,7 @@ export interface SearchIndex {
 /** Where an entry leads: its browse page where the site has one, else its record in the API. */
 function hrefOf(collection: CollectionName, id: string, label: string): string {
   if (collection === 'timeseries') return seriesPage(id);
-  if (collection === 'stations') return `/browse/stations/#${encodeURIComponent(id)}`;
+  if (collection === 'stations') return stationPage(id);
   if (collection === 'phenomena') return `/browse/timeseries/?q=${encodeURIComponent(label)}`;
   return `${TIMESERIES_PREFIX}/${collection}/${encodeURIComponent(id)}`;
 }

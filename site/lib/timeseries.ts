@@ -78,9 +78,9 @@ export function seriesPage(id: string): string {
   return `/browse/timeseries/${encodeURIComponent(id)}/`;
 }
 
-/** A station's row in the station table. */
-export function stationAnchor(id: string): string {
-  return `/browse/stations/#${encodeURIComponent(id)}`;
+/** A station's page (`/browse/stations/<id>/`). */
+export function stationPage(id: string): string {
+  return `/browse/stations/${encodeURIComponent(id)}/`;
 }
 
 let cache: SeriesMeta[] | undefined;

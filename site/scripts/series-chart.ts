@@ -66,7 +66,8 @@ function nearest(t: Float64Array, at: number): number {
 }
 
 function init(root: HTMLElement): void {
-  const config = JSON.parse(root.querySelector('script[type="application/json"]')!.textContent ?? '{}') as PageConfig;
+  // the page's data in an attribute: the site's pages carry no inline script, not even a JSON one
+  const config = JSON.parse(root.dataset['seriesChart'] ?? '{}') as PageConfig;
   const wrap = root.querySelector<HTMLElement>('.ts-chart-wrap')!;
   const readout = root.querySelector<HTMLElement>('.ts-readout')!;
   const status = root.querySelector<HTMLElement>('.ts-status')!;

@@ -343,16 +343,21 @@ describe('docs site over a build with both APIs', () => {
     }
   });
 
-  test('the station map draws one marker per station, each leading to its row of the table', async () => {
+  test('the station map draws one marker per station, each leading to the station’s page, which lists its timeseries', async () => {
     const html = await page('browse/stations/index.html');
     const stations = JSON.parse(await readFile(join(site, 'api/v1/stations.json'), 'utf8')) as { properties: { id: string }; geometry: unknown }[];
     expect(stations.length).toBeGreaterThan(0);
-    const markers = [...html.matchAll(/<a class="station-marker" data-station="([^"]*)" href="([^"]*)"/g)].map((m) => ({ id: m[1]!, href: m[2]! }));
+    const markers = [...html.matchAll(/<a class="station-marker[^"]*" data-station="([^"]*)"[^>]*? href="([^"]*)"/g)].map((m) => ({ id: m[1]!, href: m[2]! }));
     expect(markers.map((m) => m.id).sort()).toEqual(stations.filter((f) => f.geometry).map((f) => f.properties.id).sort());
     const found = ids(html);
+    const expanded = JSON.parse(await readFile(join(site, 'api/v1/stations.expanded.json'), 'utf8')) as { properties: { id: string; timeseries?: Record<string, unknown> } }[];
     for (const m of markers) {
-      expect(m.href).toBe(`#${m.id}`);
+      expect(m.href).toBe(`/browse/stations/${m.id}/`);
       expect(found.has(m.id), m.id).toBe(true);
+      const own = await page(`browse/stations/${m.id}/index.html`);
+      const series = Object.keys(expanded.find((f) => f.properties.id === m.id)?.properties.timeseries ?? {});
+      expect(series.length, m.id).toBeGreaterThan(0);
+      for (const id of series) expect(own, `${m.id}: ${id}`).toContain(`href="/browse/timeseries/${id}/"`);
     }
   });
 

@@ -15,8 +15,8 @@ const index: SearchIndex = {
     ['radar', 'pgr', 'Prince George (pgr)', '/browse/radars/pgr/', ['pgr', 'Prince George', 'University of Saskatchewan', 'Canada']],
     ['timeseries', 'ts_1', 'Water level@Cologne (Rhine)', '/browse/timeseries/ts_1/', ['Wasserstand@Köln (Rhein)', 'Waterstand@Keulen (Rijn)']],
     ['timeseries', 'ts_2', 'Discharge@Bonn (Rhine)', '/browse/timeseries/ts_2/', ['Abfluss@Bonn (Rhein)']],
-    ['station', 'sta_3', 'Düsseldorf', '/browse/stations/#sta_3', []],
-    ['station', 'sta_4', 'Rheinfelden (Rhine)', '/browse/stations/#sta_4', ['Rheinfelden (Rhein)']],
+    ['station', 'sta_3', 'Düsseldorf', '/browse/stations/sta_3/', []],
+    ['station', 'sta_4', 'Rheinfelden (Rhine)', '/browse/stations/sta_4/', ['Rheinfelden (Rhein)']],
   ],
 };
 const entries = prepare(index);
