@@ -5,11 +5,14 @@
  * - the scientist opens the file finder from sas's page (pre-filled), gets sas's files of a day of one type, and
  *   downloads their checksum report (each line in `sha1sum -c` format, only the chosen type, a file name) and CSV;
  *   every JSON link answers JSON to a browser; an error clears the last results;
+ * - the hydrologist picks "month" on Köln's Rhine water level (over a 35-day demo of its own, so a month of data
+ *   exists) and sees the warning levels labelled and a month of data, reads a value by keyboard, gets the month's
+ *   PNG, CSV and JSON, fits a phone; and reaches the station's page from the breadcrumb;
  * - tables sort and filter, and the address keeps the state; unknown site paths get an HTML 404, API paths JSON;
  * - axe finds no serious or critical violation in light and dark colour schemes; every page stays under
  *   300 KB before images; screenshots at 1280 and 390 px, light and dark (test/artifacts/screenshots-tasks/).
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import axe from 'axe-core';
@@ -18,6 +21,10 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { FileRecord } from '../../site/scripts/radar-finder.ts';
 import { closeSharedBrowser, describeProblems, DESKTOP, PHONE, settle, sharedBrowser, watchPage } from '../helpers/browser.ts';
 import { startEndpoint, type Served } from '../helpers/servers.ts';
+import { TEST_TMP } from '../helpers/paths.ts';
+import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
+import { build } from '../../build-scripts/build.ts';
+import { addMonthsUtc } from '../../site/lib/series-range.ts';
 
 // a folder of its own: test/browser/site.test.ts empties test/artifacts/screenshots/ when it starts
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots-tasks');
@@ -231,6 +238,174 @@ describe('the mirror operator: today’s alarms', () => {
   });
 });
 
+describe('the hydrologist: a gauge’s month against its warning levels', () => {
+  const KOELN = 'ts_koeln_rhein_water_level';
+  let month: Served;
+  let root: string;
+  beforeAll(async () => {
+    // a month of data needs more days than the shared 8-day demo has: a timeseries demo of 35 days of its own
+    root = join(TEST_TMP, `hydrologist-${process.pid}`);
+    await writeDemoSnapshot({ from: '2024-01-01', days: 35, seed: 1, out: join(root, 'snapshot'), apis: ['timeseries-v1'], log: () => {} });
+    await build({ snapshot: join(root, 'snapshot'), out: join(root, 'dist'), quiet: true, charts: false });
+    month = await startEndpoint(join(root, 'dist'));
+  }, 240_000);
+  afterAll(async () => {
+    await month?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  interface Meta { uom: string; station: { properties: { id: string; label: string } }; refValues: { referenceValueId: string; label: string; lastValue?: { value: number } }[] }
+  type Values = { values: { timestamp: number; value: number | null }[] };
+
+  test('picks “month”: the levels labelled, a month of data, a value read by keyboard, the month’s downloads; the station’s page from the breadcrumb', async () => {
+    const base = month.url;
+    const meta = await json<Meta>(base, `/api/v1/timeseries/${KOELN}`);
+    expect(meta.refValues.length, 'Köln has warning levels').toBeGreaterThan(0);
+    const taken = Date.parse('2024-02-05T00:00:00Z'); // the demo's taken_at: its first day plus 35 days
+    const start = addMonthsUtc(taken, -1);
+    expect(taken - start, 'a month is 31 days here').toBe(31 * 86_400_000);
+    const timespan = `${new Date(start).toISOString()}/${new Date(taken).toISOString()}`;
+    const answer = await json<Values>(base, `/api/v1/timeseries/${KOELN}/getData?timespan=${encodeURIComponent(timespan)}`);
+    const values = answer.values.filter((v) => v.value !== null);
+    expect(values[0]!.timestamp - start, 'the demo has data from the month’s first day').toBeLessThan(86_400_000);
+    expect(taken - values.at(-1)!.timestamp, 'to its last hour').toBeLessThan(3_600_000);
+
+    await withPage(DESKTOP, async (page) => {
+      const { problems, inFlight } = watchPage(page, base);
+      await page.goto(`${base}/browse/timeseries/${KOELN}/`, { waitUntil: 'load' });
+      const figure = page.locator('[data-series-chart]');
+      await expect.poll(() => figure.getAttribute('data-range')).toBe('week');
+      await page.locator('form.ts-range label', { hasText: 'Month' }).click();
+      await expect.poll(() => figure.getAttribute('data-range'), { timeout: 15_000 }).toBe('month');
+      expect(new URL(page.url()).searchParams.get('range'), 'the address keeps the range').toBe('month');
+      await settle(inFlight);
+      expect(await page.locator('h2#chart').innerText()).toBe('The month up to the snapshot');
+
+      // the chart: the month's span, every value of the month, drawn at the container's width
+      const svg = page.locator('svg.ts-chart-live');
+      expect(await svg.count()).toBe(1);
+      expect(Number(await svg.getAttribute('data-start'))).toBe(start);
+      expect(Number(await svg.getAttribute('data-end'))).toBe(taken);
+      expect(Number(await figure.getAttribute('data-points')), 'every value of the month').toBe(values.length);
+      const widths = await svg.evaluate((el) => [Number(el.getAttribute('width')), el.getBoundingClientRect().width, (el.parentElement as HTMLElement).clientWidth]);
+      expect(widths[0]).toBe(widths[2]);
+      expect(Math.abs(widths[1]! - widths[0]!)).toBeLessThan(1);
+      expect(widths[0], 'wider than the old fixed 800 px at 1280').toBeGreaterThan(800);
+
+      // the warning levels, each labelled with its name and value
+      const labels = await svg.locator('g.reference-label text').allTextContents();
+      for (const r of meta.refValues) {
+        expect(labels.some((l) => l.includes(r.label) && l.includes(String(r.lastValue!.value))), `${r.label} labelled: ${labels.join(' | ')}`).toBe(true);
+      }
+
+      // the crosshair by keyboard: Home is the month's first value, End its last, an arrow the value before
+      const wrap = page.locator('.ts-chart-wrap');
+      await wrap.focus();
+      const readout = page.locator('.ts-readout');
+      const read = async () => ({ t: Number(await readout.getAttribute('data-t')), v: Number(await readout.getAttribute('data-v')), text: await readout.innerText() });
+      await page.keyboard.press('Home');
+      expect((await read()).t).toBe(values[0]!.timestamp);
+      await page.keyboard.press('End');
+      expect((await read()).t).toBe(values.at(-1)!.timestamp);
+      expect(values.at(-1)!.timestamp - values[0]!.timestamp, 'the chart’s data span a month').toBeGreaterThan(30 * 86_400_000);
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      const r = await read();
+      const want = values.at(-3)!;
+      expect(r.t).toBe(want.timestamp);
+      expect(r.v).toBe(want.value);
+      expect(r.text).toBe(`${new Date(want.timestamp).toISOString().slice(0, 16).replace('T', ' ')} UTC: Water level ${want.value} cm${r.text.endsWith(')') ? r.text.slice(r.text.indexOf(' (')) : ''}`);
+      expect(await readout.getAttribute('aria-live')).toBe('polite');
+      expect(await page.locator('svg.ts-chart-live .ts-crosshair line').count()).toBe(1);
+      await page.keyboard.press('Escape');
+      expect(await page.locator('svg.ts-chart-live .ts-crosshair').count()).toBe(0);
+      await page.screenshot({ path: join(SCREENSHOTS, 'tasks-hydrologist-month-1280.png') });
+      // drawn again at the new width when the window narrows
+      await page.setViewportSize({ width: 700, height: 800 });
+      await expect.poll(() => svg.evaluate((el) => Number(el.getAttribute('width')) === (el.parentElement as HTMLElement).clientWidth && Number(el.getAttribute('width')) < 700)).toBe(true);
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      // the month's downloads: what their labels say, for the month
+      const links = Object.fromEntries(await page.locator('[data-range-link]').evaluateAll((as) => as.map((a) => [a.getAttribute('data-range-link') ?? '', a.getAttribute('href') ?? ''])));
+      for (const [kind, type] of [['png', /^image\/png/], ['csv', /^text\/csv/], ['json', /^application\/json/]] as const) {
+        expect(new URL(links[kind]!, base).searchParams.get('timespan'), kind).toBe(`${new Date(start).toISOString()}/${new Date(taken).toISOString()}`);
+        const res = await fetch(`${base}${links[kind]}`, { headers: { Accept: 'text/html,*/*;q=0.8' } });
+        expect(res.status, kind).toBe(200);
+        expect(res.headers.get('content-type'), kind).toMatch(type);
+        if (kind === 'json') expect(((await res.json()) as Record<string, Values>)[KOELN]!.values.filter((v) => v.value !== null).length).toBe(values.length);
+        else await res.arrayBuffer();
+      }
+      expect(links['pdf']).toMatch(/\/getData\.pdf\?timespan=/);
+
+      // the breadcrumb leads to the station's page: its series with last value and time, the map coloured by status
+      await page.locator('nav[aria-label="Breadcrumb"] a', { hasText: meta.station.properties.label }).click();
+      await page.waitForURL(new RegExp(`/browse/stations/${meta.station.properties.id}/$`));
+      const row = page.locator(`table.ts-station-series tr[data-series="${KOELN}"]`);
+      expect(await row.locator('td.last .value').innerText()).toMatch(/^\d+(\.\d+)? cm$/);
+      expect(await row.locator('time').getAttribute('datetime')).toMatch(/^2024-02-04T23:50/);
+      expect(await row.locator('td').nth(1).innerText()).not.toBe('none');
+      expect(await page.locator(`.station-marker.station-current[data-station="${meta.station.properties.id}"]`).count()).toBe(1);
+      expect(await page.locator('.station-marker[data-status]').count(), 'markers carry their status').toBeGreaterThan(0);
+      await page.screenshot({ path: join(SCREENSHOTS, 'tasks-hydrologist-station-1280.png'), fullPage: true });
+      expect(describeProblems(problems)).toEqual([]);
+    });
+
+    // at 390 px: no sideways scroll, the chart at the screen's width, its text at least 11 px
+    await withPage(PHONE, async (page) => {
+      const { problems } = watchPage(page, base);
+      await page.goto(`${base}/browse/timeseries/${KOELN}/?range=month`, { waitUntil: 'load' });
+      const figure = page.locator('[data-series-chart]');
+      await expect.poll(() => figure.getAttribute('data-range'), { timeout: 15_000 }).toBe('month');
+      expect(await page.locator('input[name="range"][value="month"]').isChecked()).toBe(true);
+      const fit = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+      expect(fit.scroll, 'no sideways scroll').toBeLessThanOrEqual(fit.inner);
+      const svg = page.locator('svg.ts-chart-live');
+      const box = (await svg.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      const smallest = await svg.evaluate((el) => {
+        const k = el.getBoundingClientRect().width / Number(el.getAttribute('width'));
+        return Math.min(...Array.from(el.querySelectorAll('text'), (t) => parseFloat(getComputedStyle(t).fontSize) * k));
+      });
+      expect(smallest, 'chart text at least 11 px').toBeGreaterThanOrEqual(11);
+      expect(await svg.locator('g.reference-label').count()).toBe(meta.refValues.length);
+      await page.locator('.ts-chart-wrap').focus();
+      await page.keyboard.press('ArrowLeft');
+      expect(await page.locator('.ts-readout').innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: Water level \d+ cm/);
+      await page.locator('h2#chart').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, 'tasks-hydrologist-month-390.png') });
+      await page.goto(`${base}/browse/stations/${meta.station.properties.id}/`, { waitUntil: 'load' });
+      const fit2 = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+      expect(fit2.scroll, 'the station page has no sideways scroll').toBeLessThanOrEqual(fit2.inner);
+      await page.screenshot({ path: join(SCREENSHOTS, 'tasks-hydrologist-station-390.png'), fullPage: true });
+      expect(describeProblems(problems)).toEqual([]);
+    });
+  }, 120_000);
+
+  test('a custom range: two days, kept in the address; a reversed one is refused in words', async () => {
+    const base = month.url;
+    await withPage(DESKTOP, async (page) => {
+      await page.goto(`${base}/browse/timeseries/${KOELN}/`, { waitUntil: 'load' });
+      const figure = page.locator('[data-series-chart]');
+      await expect.poll(() => figure.getAttribute('data-range')).toBe('week');
+      await page.locator('form.ts-range label', { hasText: 'Custom' }).click();
+      await page.locator('input[name="from"]').fill('2024-01-10');
+      await page.locator('input[name="to"]').fill('2024-01-11');
+      await page.locator('form.ts-range button[type="submit"]').click();
+      await expect.poll(() => figure.getAttribute('data-range'), { timeout: 15_000 }).toBe('custom');
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ range: 'custom', from: '2024-01-10', to: '2024-01-11' });
+      expect(Number(await page.locator('svg.ts-chart-live').getAttribute('data-start'))).toBe(Date.parse('2024-01-10T00:00:00Z'));
+      expect(Number(await page.locator('svg.ts-chart-live').getAttribute('data-end'))).toBe(Date.parse('2024-01-12T00:00:00Z'));
+      const two = await json<Values>(base, `/api/v1/timeseries/${KOELN}/getData?timespan=${encodeURIComponent('2024-01-10T00:00:00.000Z/2024-01-12T00:00:00.000Z')}`);
+      expect(two.values.length, 'ten-minute values over two days').toBeGreaterThan(250);
+      expect(Number(await figure.getAttribute('data-points'))).toBe(two.values.filter((v) => v.value !== null).length);
+      await page.locator('input[name="to"]').fill('2024-01-01');
+      await page.locator('form.ts-range button[type="submit"]').click();
+      await expect.poll(() => page.locator('.ts-status').innerText()).toBe('The last day lies before the first.');
+    });
+  });
+});
+
 describe('tables, the 404 page', () => {
   test('the radars table sorts and filters, and the address keeps both', async () => {
     const base = radar.url;
@@ -322,6 +497,8 @@ describe('every page family: accessible in light and dark, light to load, looked
     { name: 'stations', base: ts.url, path: '/browse/stations/' },
     { name: 'timeseries', base: ts.url, path: '/browse/timeseries/' },
     { name: 'series', base: ts.url, path: '/browse/timeseries/ts_koeln_rhein_water_level/' },
+    { name: 'series-month', base: ts.url, path: '/browse/timeseries/ts_koeln_rhein_water_level/?range=month' },
+    { name: 'station', base: ts.url, path: '/browse/stations/sta_koeln_rhein/' },
     { name: 'search-ts', base: ts.url, path: '/search/?q=koeln' },
     { name: 'docs-timeseries', base: ts.url, path: '/docs/timeseries/' },
     { name: 'not-found', base: radar.url, path: '/browse/radars/xyz/' },
