@@ -63,15 +63,25 @@ export interface DrawnRef {
   value: number | undefined;
 }
 
-/** The body of a getData answer (plain or expanded, the series' own or keyed by its id) as SeriesData, or undefined. */
+type Served = TimeValue | [number, number | null];
+
+function asTimeValues(list: readonly Served[]): TimeValue[] {
+  return list.map((p) => (Array.isArray(p) ? { timestamp: p[0], value: p[1] } : p));
+}
+
+/**
+ * The body of a getData answer as SeriesData, or undefined: tvp (`values` of `{timestamp, value}`,
+ * `extra.referenceValues`) or flot (`[t, v]` pairs, `referenceValues`), plain or keyed by the series' id.
+ */
 export function parseGetData(json: unknown, id: string): SeriesData | undefined {
   if (json === null || typeof json !== 'object') return undefined;
   const o = json as Record<string, unknown>;
-  const body = (Array.isArray(o['values']) ? o : o[id]) as { values?: TimeValue[]; extra?: { referenceValues?: Record<string, { values: TimeValue[] }> } } | undefined;
+  type Body = { values?: Served[]; extra?: { referenceValues?: Record<string, { values: Served[] }> }; referenceValues?: Record<string, { values: Served[] }> };
+  const body = (Array.isArray(o['values']) ? o : o[id]) as Body | undefined;
   if (!body || !Array.isArray(body.values)) return undefined;
   const refs: Record<string, TimeValue[]> = {};
-  for (const [rid, r] of Object.entries(body.extra?.referenceValues ?? {})) if (Array.isArray(r?.values)) refs[rid] = r.values;
-  return { values: body.values, refs };
+  for (const [rid, r] of Object.entries(body.extra?.referenceValues ?? body.referenceValues ?? {})) if (Array.isArray(r?.values)) refs[rid] = asTimeValues(r.values);
+  return { values: asTimeValues(body.values), refs };
 }
 
 /** Change points of a step function sampled at the served timestamps. */

@@ -129,7 +129,10 @@ export interface RangeLinks {
   pdf: string;
   csv: string;
   json: string;
-  /** What the chart fetches (JSON with the reference values; generalized for long spans). */
+  /**
+   * What the chart fetches: flot (`[t, v]` pairs, half the bytes of tvp) with the reference values,
+   * generalized for long spans.
+   */
   data: string;
   generalized: boolean;
 }
@@ -143,7 +146,7 @@ export function rangeLinks(api: string, s: Span): RangeLinks {
     pdf: `${api}/getData.pdf?${ts}&expanded=true`,
     csv: `${api}/getData.csv?${ts}`,
     json: `${api}/getData.json?${ts}&expanded=true`,
-    data: `${api}/getData.json?${ts}&expanded=true${generalized ? `&generalize=true&generalizing_algorithm=LTTB&threshold=${GENERALIZED_POINTS}` : ''}`,
+    data: `${api}/getData.json?${ts}&expanded=true&format=flot${generalized ? `&generalize=true&generalizing_algorithm=LTTB&threshold=${GENERALIZED_POINTS}` : ''}`,
     generalized,
   };
 }

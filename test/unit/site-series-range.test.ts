@@ -44,7 +44,7 @@ describe('the address keeps the range', () => {
       pdf: `${api}/getData.pdf?timespan=${ts}&expanded=true`,
       csv: `${api}/getData.csv?timespan=${ts}`,
       json: `${api}/getData.json?timespan=${ts}&expanded=true`,
-      data: `${api}/getData.json?timespan=${ts}&expanded=true`,
+      data: `${api}/getData.json?timespan=${ts}&expanded=true&format=flot`,
       generalized: false,
     });
     const year = rangeLinks(api, rangeSpan({ key: 'year' }, TAKEN) as { start: number; end: number });
@@ -71,6 +71,9 @@ describe('the chart spec from a getData answer', () => {
     const data = parseGetData(body, 'ts_a')!;
     expect(parseGetData(body.ts_a, 'ts_a')).toEqual(data);
     expect(parseGetData({ other: {} }, 'ts_a')).toBeUndefined();
+    // flot: [t, v] pairs, referenceValues beside the values
+    const flot = { ts_a: { values: values.map((v) => [v.timestamp, v.value]), referenceValues: Object.fromEntries(Object.entries(body.ts_a.extra.referenceValues).map(([k, r]) => [k, { values: r.values.map((v) => [v.timestamp, v.value]) }])) } };
+    expect(parseGetData(flot, 'ts_a')).toEqual(data);
     const { refs, drawn } = chartRefs(config, data, span);
     expect(drawn).toEqual([
       { id: 'ref_a', label: 'Level A', color: '#ff0000', value: 600 },
