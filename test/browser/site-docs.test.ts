@@ -191,3 +191,47 @@ describe('long pages: a side menu', () => {
     });
   });
 });
+
+describe('the OpenAPI viewer', () => {
+  test('renders every operation of both APIs from /openapi.json, asks no other host for anything, and no other page loads it', async () => {
+    const doc = (await (await fetch(`${radar.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(operations.some((o) => o.includes(' /radarnet/mirror/v3/')) && operations.some((o) => o.includes(' /api/v1/'))).toBe(true);
+    for (const options of [DESKTOP, PHONE]) {
+      await withPage(options, async (page) => {
+        const elsewhere: string[] = [];
+        page.on('request', (r) => {
+          if (new URL(r.url()).origin !== radar.url && !r.url().startsWith('data:')) elsewhere.push(r.url());
+        });
+        const { problems } = watchPage(page, radar.url);
+        await page.goto(`${radar.url}/docs/openapi/`, { waitUntil: 'load' });
+        await page.locator('#swagger-ui .opblock').first().waitFor({ timeout: 30_000 });
+        await expect.poll(() => page.locator('#swagger-ui .opblock').count(), { timeout: 30_000 }).toBe(operations.length);
+        const shown = await page.locator('#swagger-ui .opblock').evaluateAll((els) =>
+          els.map((e) => `${e.querySelector('.opblock-summary-method')?.textContent?.trim()} ${e.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+        );
+        expect(new Set(shown)).toEqual(new Set(operations));
+        // an operation opens, with its parameters
+        await page.locator('#swagger-ui .opblock-summary').first().click();
+        await page.locator('#swagger-ui .opblock.is-open .parameters-container, #swagger-ui .opblock.is-open .opblock-description-wrapper').first().waitFor();
+        expect(await page.locator('#openapi-status').textContent()).toBe('');
+        if (options === DESKTOP) await page.screenshot({ path: join(SCREENSHOTS, 'openapi-1280.png') });
+        else await page.screenshot({ path: join(SCREENSHOTS, 'openapi-390.png') });
+        expect(elsewhere).toEqual([]);
+        expect(describeProblems(problems)).toEqual([]);
+      });
+    }
+    // the bundle is for this page only
+    await withPage(DESKTOP, async (page) => {
+      for (const path of ['/', '/docs/radar/', '/docs/snapshot/', '/browse/radars/']) {
+        const loaded: string[] = [];
+        const listener = (r: { url(): string }) => void loaded.push(r.url());
+        page.on('request', listener);
+        await page.goto(`${radar.url}${path}`, { waitUntil: 'load' });
+        page.off('request', listener);
+        expect(loaded.filter((u) => /swagger/.test(u)), path).toEqual([]);
+      }
+    });
+  }, 120_000);
+});
