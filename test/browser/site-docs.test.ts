@@ -207,12 +207,23 @@ describe('the OpenAPI viewer', () => {
         const { problems } = watchPage(page, radar.url);
         await page.goto(`${radar.url}/docs/openapi/`, { waitUntil: 'load' });
         await page.locator('#swagger-ui .opblock').first().waitFor({ timeout: 30_000 });
-        await expect.poll(() => page.locator('#swagger-ui .opblock').count(), { timeout: 30_000 }).toBe(operations.length);
-        const shown = await page.locator('#swagger-ui .opblock').evaluateAll((els) =>
-          els.map((e) => `${e.querySelector('.opblock-summary-method')?.textContent?.trim()} ${e.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-        );
+        // Swagger UI draws the operations near the viewport only: scroll through the page, collecting those drawn
+        const shown = new Set<string>();
+        for (let last = -1, i = 0; i < 400; i++) {
+          const now = await page.locator('#swagger-ui .opblock').evaluateAll((els) =>
+            els.map((e) => `${e.querySelector('.opblock-summary-method')?.textContent?.trim()} ${e.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+          );
+          for (const o of now) shown.add(o);
+          const y = await page.evaluate(() => window.scrollY);
+          if (y === last && shown.size >= operations.length) break;
+          if (y === last) await page.waitForTimeout(200);
+          last = y;
+          await page.mouse.wheel(0, (options.viewport?.height ?? 800) * 0.8);
+          await page.waitForTimeout(60);
+        }
         expect(new Set(shown)).toEqual(new Set(operations));
         // an operation opens, with its parameters
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.locator('#swagger-ui .opblock-summary').first().click();
         await page.locator('#swagger-ui .opblock.is-open .parameters-container, #swagger-ui .opblock.is-open .opblock-description-wrapper').first().waitFor();
         expect(await page.locator('#openapi-status').textContent()).toBe('');
@@ -234,4 +245,28 @@ describe('the OpenAPI viewer', () => {
       }
     });
   }, 120_000);
+});
+
+describe('the radar API’s own HTML pages', () => {
+  test('carry the site menu, a skip link and the main landmark, and fit a 390 px phone (static file and live answer)', async () => {
+    const { SITE_NAV } = await import('../../core/http/site-nav.ts');
+    await withPage(PHONE, async (page) => {
+      for (const path of ['/radarnet/mirror/v3/files.html', '/radarnet/mirror/v3/transferred/files/alarm.html', '/superdarn/mirror/v3/radars?contentType=html', '/radarnet/mirror/v3/metadata/countries/1?contentType=html']) {
+        const { problems } = watchPage(page, radar.url);
+        const res = await page.goto(`${radar.url}${path}`, { waitUntil: 'load' });
+        expect(res?.headers()['content-type'], path).toMatch(/^text\/html/);
+        expect(await page.locator('nav[aria-label="Site"] a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))), path).toEqual(SITE_NAV.map((n) => n.href));
+        expect(await page.locator('main#main').count(), path).toBe(1);
+        expect(await page.locator('main h1').count(), path).toBe(1);
+        expect(await page.locator('a.skip').count(), path).toBe(1);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} scrolls sideways`).toBeLessThanOrEqual(390);
+        expect(describeProblems(problems), path).toEqual([]);
+        if (path.endsWith('files.html')) await page.screenshot({ path: join(SCREENSHOTS, 'api-html-390.png') });
+      }
+    });
+    await withPage(DESKTOP, async (page) => {
+      await page.goto(`${radar.url}/radarnet/mirror/v3/files.html`, { waitUntil: 'load' });
+      await page.screenshot({ path: join(SCREENSHOTS, 'api-html-1280.png') });
+    });
+  });
 });
