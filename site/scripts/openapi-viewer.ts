@@ -20,7 +20,8 @@ export function initViewer(): void {
   ui({
     url: root.dataset['url'],
     domNode: root,
-    deepLinking: true,
+    // off: its links would be hash routes (#/tag/operation), not ids of the page, which the site's link check holds every anchor to
+    deepLinking: false,
     validatorUrl: null,
     presets: [ui.presets.apis],
     layout: 'BaseLayout',
