@@ -1,6 +1,7 @@
 /** An example request of the docs pages and, when the static tree holds its answer, that answer's excerpt. */
 import { jsonExcerpt } from './json-excerpt.ts';
 import { readTreeStart, treeFileBytes, treeHas, treeHref } from './data.ts';
+import type { CurlRequest } from './curl.ts';
 
 export interface FileLink {
   label: string;
@@ -12,6 +13,8 @@ export interface Example {
   request: string;
   /** A POST body, shown under the request. */
   body?: string;
+  /** The request as a `curl` line (site/lib/curl.ts). */
+  curl: CurlRequest;
   /** The tree file that holds the answer, when one does. */
   file?: FileLink;
   /** Other files of the tree for the same path (CSV, expanded, checksum report). */
@@ -33,6 +36,7 @@ export function fileExample(request: string, rel: string, variants: { label: str
   const ex = jsonExcerpt(text, EXCERPT_LINES, whole);
   return {
     request,
+    curl: curlOf(request),
     file: { label: rel.split('/').at(-1)!, href: treeHref(rel) },
     variants: variants.filter((v) => treeHas(v.rel)).map((v) => ({ label: v.label, href: treeHref(v.rel) })),
     response: ex.text,
@@ -43,7 +47,20 @@ export function fileExample(request: string, rel: string, variants: { label: str
 
 /** An example the static tree has no answer for. */
 export function liveExample(request: string, note: string, body?: string): Example {
-  return { request, ...(body === undefined ? {} : { body }), variants: [], truncated: false, bytes: 0, note };
+  return { request, curl: curlOf(request, body), ...(body === undefined ? {} : { body }), variants: [], truncated: false, bytes: 0, note };
+}
+
+/** The curl request of `GET /path` or `POST /path` (a POST with a JSON body). */
+export function curlOf(request: string, body?: string): CurlRequest {
+  const m = /^(GET|POST) (\S+)$/.exec(request);
+  if (!m) throw new Error(`not a request line: ${request}`);
+  const method = m[1] as 'GET' | 'POST';
+  return {
+    method,
+    target: m[2]!,
+    // the body as one line: a shell line breaks at no newline
+    ...(body === undefined ? {} : { headers: [['Content-Type', 'application/json']] as [string, string][], body: JSON.stringify(JSON.parse(body)) }),
+  };
 }
 
 /** The first `"id":` value of a collection file (its first record's id), read from the file's start. */

@@ -11,7 +11,9 @@ import { staticFile } from '../../core/timeseries/static-tree.ts';
 import { openApiDocument } from '../../core/openapi/document.ts';
 import { propertyRows, refsIn, type JsonSchema, type PropertyRow } from './schema-props.ts';
 import { buildInfo, hasTree, readTreeStart, treeHas, treeHref, treeList } from './data.ts';
-import { fileExample, firstId, liveExample, type Example } from './examples.ts';
+import { curlOf, fileExample, firstId, liveExample, type Example } from './examples.ts';
+import type { CurlRequest } from './curl.ts';
+import { STYLE_EXAMPLE } from '../../core/timeseries/chart-request.ts';
 
 export const JSON_TYPE = 'application/json';
 
@@ -69,7 +71,7 @@ function example(method: 'GET' | 'POST', path: string): Pick<RouteDoc, 'example'
     if (!chart) return { example: liveExample(`GET ${item}/lastWeek`, 'This build pre-rendered no charts (none configured, or built with --no-charts).') };
     const request = `GET ${TIMESERIES_PREFIX}/timeseries/${chart.id}/${chart.name}`;
     return {
-      example: { request, file: { label: `${chart.name}.png`, href: treeHref(chart.rel) }, variants: [], truncated: false, bytes: 0 },
+      example: { request, curl: { ...curlOf(request), output: `${chart.name}.png` }, file: { label: `${chart.name}.png`, href: treeHref(chart.rel) }, variants: [], truncated: false, bytes: 0 },
       image: { src: treeHref(chart.rel), alt: `Pre-rendered chart ${chart.name} of the timeseries ${chart.id}` },
     };
   }
@@ -159,4 +161,38 @@ export function timeseriesFieldDocs(): { collections: CollectionShapeDoc[]; sche
     .filter((n) => all[n]!['properties'] !== undefined)
     .map((n) => ({ name: n, anchor: schemaAnchor(n), description: typeof all[n]!['description'] === 'string' ? (all[n]!['description'] as string) : '', properties: propertyRows(all[n]!) }));
   return { collections, schemas };
+}
+
+export interface ChartExample {
+  /** What the example asks for, as a heading. */
+  title: string;
+  /** `GET /api/v1/...` or `POST /api/v1/timeseries/getData`. */
+  request: string;
+  /** A POST body, pretty-printed. */
+  body?: string;
+  curl: CurlRequest;
+  /** The media type of the answer. */
+  answers: string;
+}
+
+/**
+ * Chart requests against this snapshot's first timeseries, the day before the snapshot instant: GET getData as a
+ * PNG (a `style` in the query), POST getData as a PNG with `styleOptions`, and the same body as a PDF report.
+ * Undefined when the build has no timeseries.
+ */
+export function chartExamples(): ChartExample[] | undefined {
+  if (!hasTree('timeseries-v1')) return undefined;
+  const id = firstSeries();
+  if (id === undefined) return undefined;
+  const timespan = `PT24H/${buildInfo().snapshot.taken_at}`;
+  const get = `${TIMESERIES_PREFIX}/timeseries/${id}/getData?${new URLSearchParams({ timespan, style: STYLE_EXAMPLE, legend: 'true', width: '800', height: '400' })}`;
+  const render = { timespan, width: 800, height: 400, legend: true, styleOptions: { [id]: { chartType: 'line', properties: { color: '#0072b2', width: 2 } } } };
+  const post = `${TIMESERIES_PREFIX}/timeseries/getData`;
+  const body = JSON.stringify(render);
+  const postCurl = (accept: string, output: string): CurlRequest => ({ method: 'POST', target: post, headers: [['Accept', accept], ['Content-Type', 'application/json']], body, output });
+  return [
+    { title: 'A chart of one series (GET, style in the query)', request: `GET ${decodeURIComponent(get)}`, curl: { method: 'GET', target: get, headers: [['Accept', PNG_TYPE]], output: 'chart.png' }, answers: PNG_TYPE },
+    { title: 'A chart with styleOptions (POST)', request: `POST ${post}`, body: JSON.stringify(render, null, 2), curl: postCurl(PNG_TYPE, 'chart.png'), answers: PNG_TYPE },
+    { title: 'A PDF report (POST)', request: `POST ${post}`, body: JSON.stringify(render, null, 2), curl: postCurl(PDF_TYPE, 'report.pdf'), answers: PDF_TYPE },
+  ];
 }

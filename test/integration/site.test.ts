@@ -28,6 +28,7 @@ import { timeseriesFieldDocs } from '../../site/lib/timeseries-docs.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { ids, links, textOf } from '../helpers/html.ts';
 import { typesetUnit } from '../../site/lib/units.ts';
+import { codeSpans } from '../../site/lib/code-spans.ts';
 import { runTmp } from '../helpers/paths.ts';
 
 const MAX_PAGE_BYTES = 300 * 1024;
@@ -99,6 +100,11 @@ function routeSections(html: string): Map<string, string> {
     out.set(textOf(h3?.[1] ?? ''), textOf(m[1]!));
   }
   return out;
+}
+
+/** A text with markdown code spans as textOf reads it once they are set as code (site/lib/code-spans.ts). */
+function shownText(text: string): string {
+  return codeSpans(text).map((p) => (p.code ? ` ${p.text} ` : p.text)).join('').replace(/\s+/g, ' ').trim();
 }
 
 /** The element with that id (a section), as HTML; undefined when the page has none. */
@@ -263,7 +269,7 @@ describe('docs site over a build with both APIs', () => {
           const row = rows.get(c.name);
           expect(row, `${t.name}.${c.name}`).toBeDefined();
           expect(row![1], `${t.name}.${c.name} nullable`).toBe(c.nullable ? 'yes' : 'no');
-          expect(row![3]).toBe(c.meaning.replace(/\s+/g, ' ').trim());
+          expect(row![3]).toBe(shownText(c.meaning));
         }
         expect(rows.size).toBe(t.columns.length);
         for (const r of t.rules ?? []) expect(textOf(section!)).toContain(r.meaning);
