@@ -9,7 +9,8 @@
  * - Every query's answers are fetched from both once and compared as parsed JSON (same records, order, fields
  *   and values); a difference fails the bench.
  * - Per query: sequential requests over keep-alive, alternating the two servers request by request (median and
- *   p99), then autocannon, 16 connections, a few seconds each, the same rotation of URLs for both.
+ *   p99), then 16 connections for a few seconds each, the same rotation of URLs for both: wrk (throughput,
+ *   median and p99 under load), or autocannon's fixed request count for the large answers.
  */
 import { availableParallelism } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,6 +26,7 @@ import { ensurePostgres, startPostgres, BENCH_SETTINGS } from './lib/postgres.ts
 import { loadFromDuckDB, RADAR_INDEXES, RADAR_TABLES, TIMESERIES_INDEXES, TIMESERIES_TABLES, type LoadFigures } from './pg-load.ts';
 import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
 import { median, percentile } from './stats.ts';
+import { ensureWrk, rotationScript, runWrk } from './lib/wrk.ts';
 import { rng, timeseriesBenchBuild } from './timeseries-api.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -33,9 +35,15 @@ const PG_POOL = 4;
 export const SNAPCAT_WORKERS = availableParallelism();
 
 export interface Side {
+  /** Sequential requests, one at a time over keep-alive. */
   medianMs: number;
   p99Ms: number;
+  /** Under the load of 16 connections (wrk's latency distribution), undefined for the large answers (autocannon amounts). */
+  loadedMedianMs?: number;
+  loadedP99Ms?: number;
   rps: number;
+  /** The load tool's own CPU share over the run (wrk's one thread; 1 = busy all the time). */
+  toolBusy?: number;
   /** Answers other than 200 and socket errors under load (0 expected). */
   failures: number;
 }
@@ -70,7 +78,7 @@ interface QuerySpec {
   paths: string[];
   /** Sequential requests to each server. */
   runs: number;
-  /** autocannon seconds per server. */
+  /** wrk seconds per server. */
   seconds: number;
   /**
    * Large answers: autocannon sends this many requests instead (16 connections) and throughput is that count
@@ -165,7 +173,16 @@ function firstDifference(a: unknown, b: unknown, at = '$'): string {
 
 const countRecords = (v: unknown): number => (Array.isArray(v) ? v.length : v && typeof v === 'object' && Array.isArray((v as { values?: unknown }).values) ? (v as { values: unknown[] }).values.length : 1);
 
-async function load(base: string, spec: QuerySpec): Promise<{ rps: number; failures: number }> {
+/**
+ * Throughput and latency at 16 connections: wrk (bench/lib/wrk.ts; one thread, a Lua script rotating the URLs),
+ * which outruns both servers here; the large answers by autocannon's fixed request count (wrk has only durations).
+ */
+async function load(base: string, spec: QuerySpec): Promise<Pick<Side, 'rps' | 'failures' | 'loadedMedianMs' | 'loadedP99Ms' | 'toolBusy'>> {
+  if (!spec.amount) {
+    const script = rotationScript(join(WORK, `pg-bench-${process.pid}.lua`), spec.paths);
+    const r = runWrk(ensureWrk(), { base, script, threads: 1, connections: 16, seconds: spec.seconds });
+    return { rps: r.rps, failures: r.failures, loadedMedianMs: r.p50Ms, loadedP99Ms: r.p99Ms, toolBusy: r.toolBusy };
+  }
   let i = 0;
   const r = await autocannon({
     url: base,
@@ -218,9 +235,10 @@ async function measure(spec: QuerySpec, snapcat: string, postgres: string, log: 
     // throughput: the same rotation of URLs, one server after the other
     const ls = await load(snapcat, spec);
     const lp = await load(postgres, spec);
-    const side = (t: number[], l: { rps: number; failures: number }): Side => ({ medianMs: median(t), p99Ms: percentile(t, 99), rps: l.rps, failures: l.failures });
-    const result: QueryResult = { name: spec.name, example: spec.paths[0]!, records, bytes, runs: spec.runs, load: `16 connections, ${spec.amount ? `${spec.amount} requests` : `${spec.seconds} s`}`, snapcat: side(times.snapcat, ls), postgres: side(times.postgres, lp) };
-    const f = (s: Side) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps.toFixed(1)} req/s${s.failures ? ` (${s.failures} failures)` : ''}`;
+    const side = (t: number[], l: Awaited<ReturnType<typeof load>>): Side => ({ medianMs: median(t), p99Ms: percentile(t, 99), ...l });
+    const result: QueryResult = { name: spec.name, example: spec.paths[0]!, records, bytes, runs: spec.runs, load: `16 connections, ${spec.amount ? `${spec.amount} requests (autocannon)` : `${spec.seconds} s (wrk)`}`, snapcat: side(times.snapcat, ls), postgres: side(times.postgres, lp) };
+    const loaded = (s: Side) => (s.loadedMedianMs === undefined ? '' : ` (16 connections: median ${s.loadedMedianMs.toFixed(2)} ms, p99 ${s.loadedP99Ms!.toFixed(2)} ms, wrk ${(s.toolBusy! * 100).toFixed(0)}% busy)`);
+    const f = (s: Side) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps.toFixed(1)} req/s${loaded(s)}${s.failures ? ` (${s.failures} failures)` : ''}`;
     log(`${spec.name} (${Math.round(records)} records): snapcat ${f(result.snapcat)}; PostgreSQL ${f(result.postgres)}`);
     return result;
   } finally {
