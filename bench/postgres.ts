@@ -25,7 +25,7 @@ import { freePort } from '../test/helpers/nginx.ts';
 import { ensurePostgres, startPostgres, BENCH_SETTINGS } from './lib/postgres.ts';
 import { loadFromDuckDB, RADAR_INDEXES, RADAR_TABLES, TIMESERIES_INDEXES, TIMESERIES_TABLES, type LoadFigures } from './pg-load.ts';
 import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
-import { median, percentile } from './stats.ts';
+import { endpointRss, median, percentile } from './stats.ts';
 import { ensureWrk, rotationScript, runWrk } from './lib/wrk.ts';
 import { rng, timeseriesBenchBuild } from './timeseries-api.ts';
 
@@ -58,6 +58,8 @@ export interface QueryResult {
   load: string;
   snapcat: Side;
   postgres: Side;
+  /** The load's second round (postgres first), for the runs by wrk. */
+  again?: { snapcat: Side; postgres: Side };
 }
 
 export interface PostgresBench {
@@ -71,6 +73,19 @@ export interface PostgresBench {
   timeseriesDuckMb: number;
   pgDatabaseMb: number;
   queries: QueryResult[];
+  /** The endpoint's resident set (supervisor and workers, /proc VmRSS; peak: their VmHWM summed), per build served. */
+  memory: { what: string; idleMb: number; afterMb: number; peakMb: number }[];
+}
+
+/** The endpoint's resident set 2 s after it started serving, before any request. */
+async function idleRss(endpoint: ChildProcess): Promise<number> {
+  await new Promise((r) => setTimeout(r, 2000));
+  return endpointRss(endpoint.pid!).rssMb;
+}
+
+function memoryOf(what: string, idleMb: number, endpoint: ChildProcess): PostgresBench['memory'][number] {
+  const now = endpointRss(endpoint.pid!);
+  return { what, idleMb, afterMb: now.rssMb, peakMb: now.peakMb };
 }
 
 interface QuerySpec {
@@ -235,11 +250,14 @@ async function measure(spec: QuerySpec, snapcat: string, postgres: string, log: 
     // throughput: the same rotation of URLs, one server after the other
     const ls = await load(snapcat, spec);
     const lp = await load(postgres, spec);
+    // a second round in the other order (wrk's short runs only), so neither side always has the quieter machine
+    const again = spec.amount ? undefined : { postgres: await load(postgres, spec), snapcat: await load(snapcat, spec) };
     const side = (t: number[], l: Awaited<ReturnType<typeof load>>): Side => ({ medianMs: median(t), p99Ms: percentile(t, 99), ...l });
-    const result: QueryResult = { name: spec.name, example: spec.paths[0]!, records, bytes, runs: spec.runs, load: `16 connections, ${spec.amount ? `${spec.amount} requests (autocannon)` : `${spec.seconds} s (wrk)`}`, snapcat: side(times.snapcat, ls), postgres: side(times.postgres, lp) };
+    const result: QueryResult = { name: spec.name, example: spec.paths[0]!, records, bytes, runs: spec.runs, load: `16 connections, ${spec.amount ? `${spec.amount} requests (autocannon)` : `${spec.seconds} s (wrk)`}`, snapcat: side(times.snapcat, ls), postgres: side(times.postgres, lp), ...(again ? { again: { snapcat: side(times.snapcat, again.snapcat), postgres: side(times.postgres, again.postgres) } } : {}) };
     const loaded = (s: Side) => (s.loadedMedianMs === undefined ? '' : ` (16 connections: median ${s.loadedMedianMs.toFixed(2)} ms, p99 ${s.loadedP99Ms!.toFixed(2)} ms, wrk ${(s.toolBusy! * 100).toFixed(0)}% busy)`);
     const f = (s: Side) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps.toFixed(1)} req/s${loaded(s)}${s.failures ? ` (${s.failures} failures)` : ''}`;
     log(`${spec.name} (${Math.round(records)} records): snapcat ${f(result.snapcat)}; PostgreSQL ${f(result.postgres)}`);
+    if (result.again) log(`  again: snapcat ${f(result.again.snapcat)}; PostgreSQL ${f(result.again.postgres)}`);
     return result;
   } finally {
     agents.snapcat.destroy();
@@ -343,14 +361,21 @@ export async function runPostgresBench(scale: 'small' | 'full', log: (line: stri
 
     const port = await freePort();
     endpoint = watch(await startEndpointProcess(radarBuild, port, SNAPCAT_WORKERS), 'snapcat endpoint', log);
+    const memory: PostgresBench['memory'] = [];
+    const idle = await idleRss(endpoint);
     log(`radar catalogue queries (snapcat endpoint with ${SNAPCAT_WORKERS} workers on port ${port}, pg-server on ${pgPort} with ${PG_POOL} PostgreSQL connections) ...`);
     for (const spec of shorten(radarQueries(from, days, radarCodes, scale === 'full'))) queries.push(await measure(spec, `http://127.0.0.1:${port}`, pgBase, (l) => log(`  ${l}`)));
+    memory.push(memoryOf('radar catalogue', idle, endpoint));
+    log(`  endpoint resident memory: ${JSON.stringify(memory.at(-1))}`);
     await stopProcess(endpoint);
 
     const port2 = await freePort();
     endpoint = watch(await startEndpointProcess(ts.dist, port2, SNAPCAT_WORKERS), 'snapcat endpoint', log);
+    const idle2 = await idleRss(endpoint);
     log('timeseries queries ...');
     for (const spec of shorten(timeseriesQueries())) queries.push(await measure(spec, `http://127.0.0.1:${port2}`, pgBase, (l) => log(`  ${l}`)));
+    memory.push(memoryOf('timeseries network of 100,000 stations', idle2, endpoint));
+    log(`  endpoint resident memory: ${JSON.stringify(memory.at(-1))}`);
     await stopProcess(endpoint);
 
     const shown = ['shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit'];
@@ -365,6 +390,7 @@ export async function runPostgresBench(scale: 'small' | 'full', log: (line: stri
       timeseriesDuckMb: statSync(tsDuck).size / 2 ** 20,
       pgDatabaseMb,
       queries,
+      memory,
     };
   } finally {
     await stopProcess(endpoint);

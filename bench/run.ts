@@ -206,18 +206,21 @@ if (want('postgres')) {
   const side = (s: typeof r.queries[number]['snapcat']) =>
     `${s.loadedMedianMs === undefined ? '' : `16 connections: median ${s.loadedMedianMs.toFixed(2)} ms, p99 ${s.loadedP99Ms!.toFixed(2)} ms, `}${s.rps >= 100 ? s.rps.toFixed(0) : s.rps.toFixed(1)} req/s${s.failures ? ` (${s.failures} failed)` : ''}; one at a time: median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms`;
   for (const q of r.queries) {
-    const loaded = q.snapcat.loadedMedianMs !== undefined && q.postgres.loadedMedianMs !== undefined;
-    const lat = loaded ? q.snapcat.loadedMedianMs! / q.postgres.loadedMedianMs! : q.snapcat.medianMs / q.postgres.medianMs;
-    const tail = loaded ? q.snapcat.loadedP99Ms! / q.postgres.loadedP99Ms! : q.snapcat.p99Ms / q.postgres.p99Ms;
-    const thr = q.snapcat.rps / q.postgres.rps;
     const kb = q.bytes.snapcat >= 1e6 ? `${(q.bytes.snapcat / 1e6).toFixed(1)} MB` : `${(q.bytes.snapcat / 1e3).toFixed(0)} KB`;
-    const busy = Math.max(q.snapcat.toolBusy ?? 0, q.postgres.toolBusy ?? 0);
+    const ratios = (sc: typeof q.snapcat, pg: typeof q.postgres) => {
+      const loaded = sc.loadedMedianMs !== undefined && pg.loadedMedianMs !== undefined;
+      const lat = loaded ? sc.loadedMedianMs! / pg.loadedMedianMs! : sc.medianMs / pg.medianMs;
+      const tail = loaded ? sc.loadedP99Ms! / pg.loadedP99Ms! : sc.p99Ms / pg.p99Ms;
+      const busy = Math.max(sc.toolBusy ?? 0, pg.toolBusy ?? 0);
+      return `snapcat ${side(sc)}; PostgreSQL ${side(pg)}: ${loaded ? 'at 16 connections ' : 'one at a time '}median **×${lat.toFixed(2)}**, p99 **×${tail.toFixed(2)}**, throughput **×${(sc.rps / pg.rps).toFixed(2)}**${busy ? ` (wrk at most ${(busy * 100).toFixed(0)}% busy)` : ''}`;
+    };
     row(
-      `${q.name} (${Math.round(q.records).toLocaleString('en')} records, ${kb}; ${q.runs} sequential requests, then ${q.load})`,
-      `snapcat ${side(q.snapcat)}; PostgreSQL ${side(q.postgres)}: ${loaded ? 'at 16 connections ' : 'one at a time '}median **×${lat.toFixed(2)}**, p99 **×${tail.toFixed(2)}**, throughput **×${thr.toFixed(2)}**${busy ? ` (wrk at most ${(busy * 100).toFixed(0)}% busy)` : ''}`,
+      `${q.name} (${Math.round(q.records).toLocaleString('en')} records, ${kb}; ${q.runs} sequential requests, then ${q.load}${q.again ? ', twice: snapcat first, then PostgreSQL first' : ''})`,
+      [ratios(q.snapcat, q.postgres), ...(q.again ? [ratios(q.again.snapcat, q.again.postgres)] : [])].join('<br>'),
       'snapcat/PostgreSQL at 16 connections: median ≤ 0.5, p99 ≤ 1',
     );
   }
+  row('endpoint resident memory (supervisor and its 2 workers, `--max-semi-space-size=16 --max-old-space-size=1024`)', r.memory.map((m) => `${m.what}: idle ${m.idleMb.toFixed(0)} MB, after the queries ${m.afterMb.toFixed(0)} MB, peak ${m.peakMb.toFixed(0)} MB`).join('<br>'), '');
 }
 // the soak takes minutes: only when named (npm run soak)
 if (only?.includes('soak')) {
