@@ -13,11 +13,14 @@
  *   is answered from a held GET, its head without the body), rendered charts (PNG, PDF: the renderer's own
  *   admission decides on those, and the build's pre-rendered charts are files the file cache holds), and
  *   anything while the app runs `liveOnly`.
+ * - Sent as it was: an answer up to HOLD_BYTES whole (compressed whole, with its length), a longer one in pieces,
+ *   which the compressor streams (chunked) as it streamed the first.
  * - Bounded: least recently used out once the bodies pass the budget (CACHE_BUDGET, per process).
  * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { compressibleType } from '../core/http/content-coding.ts';
+import { HOLD_BYTES } from './compression.ts';
 
 /** Largest answer held (bytes of body). */
 export const ENTRY_MAX = 1024 * 1024;
@@ -78,7 +81,14 @@ export class AnswerCache {
       this.hits++;
       res.writeHead(hit.status, { ...hit.headers, 'Content-Length': hit.body.length });
       // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
-      res.end(hit.body);
+      if (hit.body.length <= HOLD_BYTES) {
+        res.end(hit.body);
+      } else {
+        // as long an answer as went out as a stream (a piped file, a streamed query): in pieces again, so the
+        // compressor streams it as it did (chunked), and the socket takes it at the client's pace
+        res.write(hit.body.subarray(0, HOLD_BYTES));
+        res.end(hit.body.subarray(HOLD_BYTES));
+      }
       return true;
     }
     this.misses++;

@@ -79,7 +79,8 @@ function latency(out: string, pct: string): number {
 
 /** One wrk run: `threads`, `connections`, `seconds` against `base` with `script` (rotationScript). */
 export function runWrk(bin: string, opts: { base: string; script: string; threads: number; connections: number; seconds: number }): WrkRun {
-  const args = ['-t', String(opts.threads), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--latency', '-s', opts.script, opts.base];
+  // wrk's own timeout (2 s) would leave slower answers out of the latency distribution, as socket errors
+  const args = ['-t', String(opts.threads), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--timeout', '30s', '--latency', '-s', opts.script, opts.base];
   // bash's `times` prints its own and its children's user and system times: the second line is wrk's
   const t0 = performance.now();
   const r = spawnSync('bash', ['-c', '"$@"; times', 'wrk', bin, ...args], { encoding: 'utf8', timeout: (opts.seconds + 60) * 1000 });
