@@ -219,9 +219,15 @@ async function measure(spec: QuerySpec, snapcat: string, postgres: string, log: 
     // a connection per request here: parsing and comparing large answers blocks the loop for seconds, past the
     // servers' keep-alive timeout, and a socket the server closed meanwhile would be reused ("socket hang up")
     const fresh = new Agent({ keepAlive: false });
+    // one more try after a connection error (on this shared machine a 40 MB answer's connection was once lost), said
+    const fetchChecked = (base: string, path: string) =>
+      fetchOnce(base, path, fresh, true).catch((e: Error) => {
+        log(`${e.message}: trying once more`);
+        return fetchOnce(base, path, fresh, true);
+      });
     for (const path of checked) {
-      const a = await fetchOnce(snapcat, path, fresh, true);
-      const b = await fetchOnce(postgres, path, fresh, true);
+      const a = await fetchChecked(snapcat, path);
+      const b = await fetchChecked(postgres, path);
       if (a.status !== 200 || b.status !== 200) throw new Error(`${path}: snapcat ${a.status}, PostgreSQL ${b.status}: ${b.body.toString().slice(0, 300)} ${a.body.toString().slice(0, 300)}`);
       const x: unknown = JSON.parse(a.body.toString('utf8'));
       const y: unknown = JSON.parse(b.body.toString('utf8'));

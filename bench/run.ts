@@ -145,7 +145,7 @@ if (want('static-vs-nginx')) {
   const out = join(import.meta.dirname, '.work', 'site-dist');
   if (!existsSync(join(out, 'build.json'))) await runSiteBenchmarks(join(import.meta.dirname, '.work'), (l) => console.error(l));
   const r = await runStaticVsNginx(out, 10, (l) => console.error(l));
-  const fig = (x: (typeof r.runs)[number]['small'][number]['nginx']) => `${x.rps.toFixed(0)} req/s, p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms`;
+  const fig = (x: (typeof r.runs)[number]['small'][number]['nginx']) => `${x.rps.toFixed(0)} req/s, p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms${x.failures ? ` (**${x.failures} failed**)` : ''}`;
   const pairs = (ps: (typeof r.runs)[number]['small']) => ps.map((p, i) => `run ${i + 1}: endpoint ${fig(p.endpoint)}; nginx ${fig(p.nginx)}; **${((p.endpoint.rps / p.nginx.rps) * 100).toFixed(0)}%**`).join('<br>');
   row(`load tool: ${r.wrk}, \`-t1 -c32\`, ${r.seconds} s per run, a Lua script rotating the paths; its headroom: nginx (2 workers) on ${r.headroom.path}`, `${r.headroom.run.rps.toFixed(0)} req/s (wrk's thread ${(r.headroom.run.toolBusy * 100).toFixed(0)}% busy); in the runs below wrk was ${Math.round(Math.min(...r.runs.flatMap((x) => [...x.small, ...x.oneDay].flatMap((p) => [p.endpoint.toolBusy, p.nginx.toolBusy]))) * 100)}–${Math.round(Math.max(...r.runs.flatMap((x) => [...x.small, ...x.oneDay].flatMap((p) => [p.endpoint.toolBusy, p.nginx.toolBusy]))) * 100)}% busy`, '');
   for (const x of r.runs) {

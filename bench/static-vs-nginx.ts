@@ -119,12 +119,9 @@ export async function runStaticVsNginx(siteBuild: string, seconds: number, log: 
   const dayFiles = dayPaths.map((_, i) => `/${i}.json`);
   const script = (name: string, p: string[]) => rotationScript(join(work, `${name}.lua`), p);
   const scripts = { small: script('small', paths), dayEndpoint: script('day-endpoint', dayPaths), dayNginx: script('day-nginx', dayFiles) };
-  const wrkRun = (base: string, s: string, secs = seconds) => {
-    const r = runWrk(wrk, { base, script: s, threads: WRK_THREADS, connections: WRK_CONNECTIONS, seconds: secs });
-    if (r.failures > 0) throw new Error(`${base}: ${r.failures} failed requests under wrk`);
-    return r;
-  };
-  const fmt = (r: WrkRun) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms (wrk ${(r.toolBusy * 100).toFixed(0)}% busy)`;
+  // failed requests (non-2xx, socket errors) are counted and reported with the figures, not thrown
+  const wrkRun = (base: string, s: string, secs = seconds) => runWrk(wrk, { base, script: s, threads: WRK_THREADS, connections: WRK_CONNECTIONS, seconds: secs });
+  const fmt = (r: WrkRun) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms (wrk ${(r.toolBusy * 100).toFixed(0)}% busy)${r.failures ? `, ${r.failures} failed` : ''}`;
   log(`static answers: wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS}, ${seconds} s per run, endpoint --workers N against nginx worker_processes N, each twice`);
 
   const runs: StaticBench['runs'] = [];
