@@ -8,7 +8,8 @@
  * - Held: 200 answers to GET in a text type (JSON, CSV, checksum reports, HTML, SVG: compressibleType), sent
  *   whole (with a Content-Length) or streamed, of at most ENTRY_MAX bytes in all; their body as the handler wrote
  *   it (before compression: compression.ts compresses a held Buffer once per coding and keeps the forms while the
- *   Buffer is held) and the headers the handler set.
+ *   Buffer is held) and the headers the handler set (those set before it, the same for the same ETag, are set
+ *   again for each request by http-cache.ts).
  * - Not held: errors, redirects, answers cut short (client gone, stalled, a failed stream), POST, HEAD (a HEAD
  *   is answered from a held GET, its head without the body), rendered charts (PNG, PDF: the renderer's own
  *   admission decides on those, and the build's pre-rendered charts are files the file cache holds), and
@@ -122,6 +123,8 @@ export class AnswerCache {
     let end = res.end as End;
     let status = 0;
     let headers: OutgoingHttpHeaders | undefined;
+    // set for every request before any handler (http-cache.ts: the same for the same ETag): not held, set again
+    const before = res.getHeaders();
     let chunks: Buffer[] | undefined = [];
     let length = 0;
     // stop keeping: the response's own functions (those under these wrappers) again
@@ -148,7 +151,12 @@ export class AnswerCache {
         const all: OutgoingHttpHeaders = {};
         for (const [k, v] of Object.entries(res.getHeaders())) if (v !== undefined && !WIRE_HEADERS.has(k)) all[k] = v;
         for (const [k, v] of Object.entries((h ?? {}) as OutgoingHttpHeaders)) if (v !== undefined && !WIRE_HEADERS.has(k.toLowerCase())) all[k.toLowerCase()] = v;
-        if (compressibleType(all['content-type'] as string | undefined)) headers = all;
+        if (compressibleType(all['content-type'] as string | undefined)) {
+          headers = {};
+          for (const [k, v] of Object.entries(all)) if (String(before[k]) !== String(v)) headers[k] = v;
+          // a header removed by the handler could not be removed again from the held form: not held
+          if (Object.keys(before).some((k) => !(k in all) && !WIRE_HEADERS.has(k))) headers = undefined;
+        }
       }
       const out = writeHead.call(res, s, ...rest);
       if (!headers) {

@@ -160,6 +160,22 @@ function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
 }
 
+/** Adds `Accept-Encoding` to `Vary` when the head is written (a handler's head may set `Vary` anew). */
+function varyAtHead(res: ServerResponse): void {
+  const writeHead = res.writeHead as (...a: unknown[]) => ServerResponse;
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]): ServerResponse {
+    res.writeHead = writeHead as WriteHead;
+    const headers = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as OutgoingHttpHeaders | readonly unknown[] | undefined;
+    if (Array.isArray(headers) || !headers || !Object.keys(headers).some((k) => k.toLowerCase() === 'vary')) {
+      addVary(res, 'Accept-Encoding');
+      return writeHead.call(res, status, ...rest);
+    }
+    for (const [k, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(k, v as string | number | readonly string[]);
+    addVary(res, 'Accept-Encoding');
+    return writeHead.call(res, status, ...(typeof rest[0] === 'string' ? [rest[0]] : []));
+  } as WriteHead;
+}
+
 /**
  * Makes `res` compress its answer as `req`'s Accept-Encoding asks (see the module comment). Call once, before
  * anything is written to `res`.
@@ -167,6 +183,11 @@ function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
 export function compressAnswers(req: IncomingMessage, res: ServerResponse): void {
   const pref = preferredCoding(req.headers['accept-encoding']);
   addVary(res, 'Accept-Encoding');
+  if (!pref.coding) {
+    // nothing will be compressed (no coding asked for): only `Vary` is kept, whatever the handler's head sets
+    varyAtHead(res);
+    return;
+  }
   const writeHead = res.writeHead as (this: ServerResponse, status: number, reason?: string) => ServerResponse;
   const write = res.write as Write;
   const end = res.end as End;
