@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { CODINGS } from '../core/http/content-coding.ts';
 import { LEVELS } from '../server/compression.ts';
 import { freePort } from '../test/helpers/nginx.ts';
-import { aptInstall, whyNoApt } from './lib/debian.ts';
+import { ensureWrk } from './lib/wrk.ts';
 import { timeseriesBuild } from './memory.ts';
 import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
 import { childrenOf } from './stats.ts';
@@ -44,22 +44,6 @@ export interface CompressionBench {
   levels: typeof LEVELS;
   answers: { name: string; transfers: Transfer[] }[];
   oneDay: { runs: { coding: string; rps: number; mbps: number; cpuMsPerRequest: number }[]; connections: number; seconds: number; wrk: string };
-}
-
-function findOn(names: string[]): string | undefined {
-  for (const n of names) {
-    const r = spawnSync('sh', ['-c', `command -v ${n}`], { encoding: 'utf8' });
-    if (r.status === 0 && r.stdout.trim()) return r.stdout.trim();
-  }
-  return undefined;
-}
-
-function ensureWrk(): string {
-  const found = findOn(['wrk']);
-  if (found) return found;
-  const cannot = whyNoApt('wrk', 'wrk');
-  if (cannot) throw new Error(cannot);
-  return aptInstall('wrk', [['wrk']], () => findOn(['wrk']), 240_000).path;
 }
 
 /** One download by curl: bytes received and seconds, optionally at the link's rate. */

@@ -9,7 +9,8 @@
  * - Every query's answers are fetched from both once and compared as parsed JSON (same records, order, fields
  *   and values); a difference fails the bench.
  * - Per query: sequential requests over keep-alive, alternating the two servers request by request (median and
- *   p99), then autocannon, 16 connections, a few seconds each, the same rotation of URLs for both.
+ *   p99), then 16 connections for a few seconds each, the same rotation of URLs for both: wrk (throughput,
+ *   median and p99 under load), or autocannon's fixed request count for the large answers.
  */
 import { availableParallelism } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,7 +25,8 @@ import { freePort } from '../test/helpers/nginx.ts';
 import { ensurePostgres, startPostgres, BENCH_SETTINGS } from './lib/postgres.ts';
 import { loadFromDuckDB, RADAR_INDEXES, RADAR_TABLES, TIMESERIES_INDEXES, TIMESERIES_TABLES, type LoadFigures } from './pg-load.ts';
 import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
-import { median, percentile } from './stats.ts';
+import { endpointRss, median, percentile } from './stats.ts';
+import { ensureWrk, rotationScript, runWrk } from './lib/wrk.ts';
 import { rng, timeseriesBenchBuild } from './timeseries-api.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -33,9 +35,15 @@ const PG_POOL = 4;
 export const SNAPCAT_WORKERS = availableParallelism();
 
 export interface Side {
+  /** Sequential requests, one at a time over keep-alive. */
   medianMs: number;
   p99Ms: number;
+  /** Under the load of 16 connections (wrk's latency distribution), undefined for the large answers (autocannon amounts). */
+  loadedMedianMs?: number;
+  loadedP99Ms?: number;
   rps: number;
+  /** The load tool's own CPU share over the run (wrk's one thread; 1 = busy all the time). */
+  toolBusy?: number;
   /** Answers other than 200 and socket errors under load (0 expected). */
   failures: number;
 }
@@ -50,6 +58,8 @@ export interface QueryResult {
   load: string;
   snapcat: Side;
   postgres: Side;
+  /** The load's second round (postgres first), for the runs by wrk. */
+  again?: { snapcat: Side; postgres: Side };
 }
 
 export interface PostgresBench {
@@ -63,6 +73,19 @@ export interface PostgresBench {
   timeseriesDuckMb: number;
   pgDatabaseMb: number;
   queries: QueryResult[];
+  /** The endpoint's resident set (supervisor and workers, /proc VmRSS; peak: their VmHWM summed), per build served. */
+  memory: { what: string; idleMb: number; afterMb: number; peakMb: number }[];
+}
+
+/** The endpoint's resident set 2 s after it started serving, before any request. */
+async function idleRss(endpoint: ChildProcess): Promise<number> {
+  await new Promise((r) => setTimeout(r, 2000));
+  return endpointRss(endpoint.pid!).rssMb;
+}
+
+function memoryOf(what: string, idleMb: number, endpoint: ChildProcess): PostgresBench['memory'][number] {
+  const now = endpointRss(endpoint.pid!);
+  return { what, idleMb, afterMb: now.rssMb, peakMb: now.peakMb };
 }
 
 interface QuerySpec {
@@ -70,7 +93,7 @@ interface QuerySpec {
   paths: string[];
   /** Sequential requests to each server. */
   runs: number;
-  /** autocannon seconds per server. */
+  /** wrk seconds per server. */
   seconds: number;
   /**
    * Large answers: autocannon sends this many requests instead (16 connections) and throughput is that count
@@ -165,7 +188,16 @@ function firstDifference(a: unknown, b: unknown, at = '$'): string {
 
 const countRecords = (v: unknown): number => (Array.isArray(v) ? v.length : v && typeof v === 'object' && Array.isArray((v as { values?: unknown }).values) ? (v as { values: unknown[] }).values.length : 1);
 
-async function load(base: string, spec: QuerySpec): Promise<{ rps: number; failures: number }> {
+/**
+ * Throughput and latency at 16 connections: wrk (bench/lib/wrk.ts; one thread, a Lua script rotating the URLs),
+ * which outruns both servers here; the large answers by autocannon's fixed request count (wrk has only durations).
+ */
+async function load(base: string, spec: QuerySpec): Promise<Pick<Side, 'rps' | 'failures' | 'loadedMedianMs' | 'loadedP99Ms' | 'toolBusy'>> {
+  if (!spec.amount) {
+    const script = rotationScript(join(WORK, `pg-bench-${process.pid}.lua`), spec.paths);
+    const r = runWrk(ensureWrk(), { base, script, threads: 1, connections: 16, seconds: spec.seconds });
+    return { rps: r.rps, failures: r.failures, loadedMedianMs: r.p50Ms, loadedP99Ms: r.p99Ms, toolBusy: r.toolBusy };
+  }
   let i = 0;
   const r = await autocannon({
     url: base,
@@ -187,9 +219,15 @@ async function measure(spec: QuerySpec, snapcat: string, postgres: string, log: 
     // a connection per request here: parsing and comparing large answers blocks the loop for seconds, past the
     // servers' keep-alive timeout, and a socket the server closed meanwhile would be reused ("socket hang up")
     const fresh = new Agent({ keepAlive: false });
+    // one more try after a connection error (on this shared machine a 40 MB answer's connection was once lost), said
+    const fetchChecked = (base: string, path: string) =>
+      fetchOnce(base, path, fresh, true).catch((e: Error) => {
+        log(`${e.message}: trying once more`);
+        return fetchOnce(base, path, fresh, true);
+      });
     for (const path of checked) {
-      const a = await fetchOnce(snapcat, path, fresh, true);
-      const b = await fetchOnce(postgres, path, fresh, true);
+      const a = await fetchChecked(snapcat, path);
+      const b = await fetchChecked(postgres, path);
       if (a.status !== 200 || b.status !== 200) throw new Error(`${path}: snapcat ${a.status}, PostgreSQL ${b.status}: ${b.body.toString().slice(0, 300)} ${a.body.toString().slice(0, 300)}`);
       const x: unknown = JSON.parse(a.body.toString('utf8'));
       const y: unknown = JSON.parse(b.body.toString('utf8'));
@@ -218,10 +256,14 @@ async function measure(spec: QuerySpec, snapcat: string, postgres: string, log: 
     // throughput: the same rotation of URLs, one server after the other
     const ls = await load(snapcat, spec);
     const lp = await load(postgres, spec);
-    const side = (t: number[], l: { rps: number; failures: number }): Side => ({ medianMs: median(t), p99Ms: percentile(t, 99), rps: l.rps, failures: l.failures });
-    const result: QueryResult = { name: spec.name, example: spec.paths[0]!, records, bytes, runs: spec.runs, load: `16 connections, ${spec.amount ? `${spec.amount} requests` : `${spec.seconds} s`}`, snapcat: side(times.snapcat, ls), postgres: side(times.postgres, lp) };
-    const f = (s: Side) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps.toFixed(1)} req/s${s.failures ? ` (${s.failures} failures)` : ''}`;
+    // a second round in the other order (wrk's short runs only), so neither side always has the quieter machine
+    const again = spec.amount ? undefined : { postgres: await load(postgres, spec), snapcat: await load(snapcat, spec) };
+    const side = (t: number[], l: Awaited<ReturnType<typeof load>>): Side => ({ medianMs: median(t), p99Ms: percentile(t, 99), ...l });
+    const result: QueryResult = { name: spec.name, example: spec.paths[0]!, records, bytes, runs: spec.runs, load: `16 connections, ${spec.amount ? `${spec.amount} requests (autocannon)` : `${spec.seconds} s (wrk)`}`, snapcat: side(times.snapcat, ls), postgres: side(times.postgres, lp), ...(again ? { again: { snapcat: side(times.snapcat, again.snapcat), postgres: side(times.postgres, again.postgres) } } : {}) };
+    const loaded = (s: Side) => (s.loadedMedianMs === undefined ? '' : ` (16 connections: median ${s.loadedMedianMs.toFixed(2)} ms, p99 ${s.loadedP99Ms!.toFixed(2)} ms, wrk ${(s.toolBusy! * 100).toFixed(0)}% busy)`);
+    const f = (s: Side) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps.toFixed(1)} req/s${loaded(s)}${s.failures ? ` (${s.failures} failures)` : ''}`;
     log(`${spec.name} (${Math.round(records)} records): snapcat ${f(result.snapcat)}; PostgreSQL ${f(result.postgres)}`);
+    if (result.again) log(`  again: snapcat ${f(result.again.snapcat)}; PostgreSQL ${f(result.again.postgres)}`);
     return result;
   } finally {
     agents.snapcat.destroy();
@@ -325,14 +367,21 @@ export async function runPostgresBench(scale: 'small' | 'full', log: (line: stri
 
     const port = await freePort();
     endpoint = watch(await startEndpointProcess(radarBuild, port, SNAPCAT_WORKERS), 'snapcat endpoint', log);
+    const memory: PostgresBench['memory'] = [];
+    const idle = await idleRss(endpoint);
     log(`radar catalogue queries (snapcat endpoint with ${SNAPCAT_WORKERS} workers on port ${port}, pg-server on ${pgPort} with ${PG_POOL} PostgreSQL connections) ...`);
     for (const spec of shorten(radarQueries(from, days, radarCodes, scale === 'full'))) queries.push(await measure(spec, `http://127.0.0.1:${port}`, pgBase, (l) => log(`  ${l}`)));
+    memory.push(memoryOf('radar catalogue', idle, endpoint));
+    log(`  endpoint resident memory: ${JSON.stringify(memory.at(-1))}`);
     await stopProcess(endpoint);
 
     const port2 = await freePort();
     endpoint = watch(await startEndpointProcess(ts.dist, port2, SNAPCAT_WORKERS), 'snapcat endpoint', log);
+    const idle2 = await idleRss(endpoint);
     log('timeseries queries ...');
     for (const spec of shorten(timeseriesQueries())) queries.push(await measure(spec, `http://127.0.0.1:${port2}`, pgBase, (l) => log(`  ${l}`)));
+    memory.push(memoryOf('timeseries network of 100,000 stations', idle2, endpoint));
+    log(`  endpoint resident memory: ${JSON.stringify(memory.at(-1))}`);
     await stopProcess(endpoint);
 
     const shown = ['shared_buffers', 'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit'];
@@ -347,6 +396,7 @@ export async function runPostgresBench(scale: 'small' | 'full', log: (line: stri
       timeseriesDuckMb: statSync(tsDuck).size / 2 ** 20,
       pgDatabaseMb,
       queries,
+      memory,
     };
   } finally {
     await stopProcess(endpoint);

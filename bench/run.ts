@@ -145,10 +145,13 @@ if (want('static-vs-nginx')) {
   const out = join(import.meta.dirname, '.work', 'site-dist');
   if (!existsSync(join(out, 'build.json'))) await runSiteBenchmarks(join(import.meta.dirname, '.work'), (l) => console.error(l));
   const r = await runStaticVsNginx(out, 10, (l) => console.error(l));
-  const fig = (x: typeof r.nginx) => `${x.rps.toFixed(0)} req/s (${x.mbps.toFixed(0)} MB/s), p50 ${x.p50} ms, p99 ${x.p99} ms`;
-  row(`static files (${r.paths.length} parameter-free paths of both APIs, docs and a chart), 16 connections: snapcat endpoint`, fig(r.endpoint), '');
-  row(`the same through nginx serving the tree (${r.nginxVersion}, the build's nginx.conf)`, fig(r.nginx), '');
-  row('endpoint throughput / nginx throughput', `**${(r.ratio * 100).toFixed(0)}%**`, '≥ 50%');
+  const fig = (x: (typeof r.runs)[number]['small'][number]['nginx']) => `${x.rps.toFixed(0)} req/s, p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms${x.failures ? ` (**${x.failures} failed**)` : ''}`;
+  const pairs = (ps: (typeof r.runs)[number]['small']) => ps.map((p, i) => `run ${i + 1}: endpoint ${fig(p.endpoint)}; nginx ${fig(p.nginx)}; **${((p.endpoint.rps / p.nginx.rps) * 100).toFixed(0)}%**`).join('<br>');
+  row(`load tool: ${r.wrk}, \`-t1 -c32\`, ${r.seconds} s per run, a Lua script rotating the paths; its headroom: nginx (2 workers) on ${r.headroom.path}`, `${r.headroom.run.rps.toFixed(0)} req/s (wrk's thread ${(r.headroom.run.toolBusy * 100).toFixed(0)}% busy); in the runs below wrk was ${Math.round(Math.min(...r.runs.flatMap((x) => [...x.small, ...x.oneDay].flatMap((p) => [p.endpoint.toolBusy, p.nginx.toolBusy]))) * 100)}–${Math.round(Math.max(...r.runs.flatMap((x) => [...x.small, ...x.oneDay].flatMap((p) => [p.endpoint.toolBusy, p.nginx.toolBusy]))) * 100)}% busy`, '');
+  for (const x of r.runs) {
+    row(`static files (${r.paths.length} parameter-free paths of both APIs, docs and a chart): endpoint \`--workers ${x.workers}\` / nginx \`worker_processes ${x.workers}\` (${r.nginxVersion}, the build's nginx.conf)`, pairs(x.small), '≥ 80%');
+    row(`one-day answer (${(r.oneDay.bytes / 1024).toFixed(0)} KB, 20 days of the one-year catalogue, \`${r.oneDay.example}\`): endpoint \`--workers ${x.workers}\` / nginx \`worker_processes ${x.workers}\` sending the same answers as files`, pairs(x.oneDay), '≥ 80%');
+  }
 }
 if (want('compression')) {
   const c = await runCompressionBench((l) => console.error(l));
@@ -200,17 +203,24 @@ if (want('postgres')) {
   row(`PostgreSQL: ${r.version}, ${r.settings}; pg-server (node:http, pg.Pool of ${r.pool}), JSON built in SQL`, `load from the build's DuckDB files: radar catalogue **${load(r.radarLoad)}**, timeseries ${load(r.timeseriesLoad)}; database ${r.pgDatabaseMb.toFixed(0)} MB (DuckDB: ${r.radarDuckMb.toFixed(0)} + ${r.timeseriesDuckMb.toFixed(0)} MB)`, '');
   row('PostgreSQL indexes', indexSummary(), '');
   row('snapcat endpoint', `\`npm run serve -- --workers ${SNAPCAT_WORKERS}\` (one process per core, one DuckDB thread each, 4 connections each)`, '');
-  const side = (s: typeof r.queries[number]['snapcat']) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps >= 100 ? s.rps.toFixed(0) : s.rps.toFixed(1)} req/s${s.failures ? ` (${s.failures} failed)` : ''}`;
+  const side = (s: typeof r.queries[number]['snapcat']) =>
+    `${s.loadedMedianMs === undefined ? '' : `16 connections: median ${s.loadedMedianMs.toFixed(2)} ms, p99 ${s.loadedP99Ms!.toFixed(2)} ms, `}${s.rps >= 100 ? s.rps.toFixed(0) : s.rps.toFixed(1)} req/s${s.failures ? ` (${s.failures} failed)` : ''}; one at a time: median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms`;
   for (const q of r.queries) {
-    const lat = q.snapcat.medianMs / q.postgres.medianMs;
-    const thr = q.snapcat.rps / q.postgres.rps;
     const kb = q.bytes.snapcat >= 1e6 ? `${(q.bytes.snapcat / 1e6).toFixed(1)} MB` : `${(q.bytes.snapcat / 1e3).toFixed(0)} KB`;
+    const ratios = (sc: typeof q.snapcat, pg: typeof q.postgres) => {
+      const loaded = sc.loadedMedianMs !== undefined && pg.loadedMedianMs !== undefined;
+      const lat = loaded ? sc.loadedMedianMs! / pg.loadedMedianMs! : sc.medianMs / pg.medianMs;
+      const tail = loaded ? sc.loadedP99Ms! / pg.loadedP99Ms! : sc.p99Ms / pg.p99Ms;
+      const busy = Math.max(sc.toolBusy ?? 0, pg.toolBusy ?? 0);
+      return `snapcat ${side(sc)}; PostgreSQL ${side(pg)}: ${loaded ? 'at 16 connections ' : 'one at a time '}median **×${lat.toFixed(2)}**, p99 **×${tail.toFixed(2)}**, throughput **×${(sc.rps / pg.rps).toFixed(2)}**${busy ? ` (wrk at most ${(busy * 100).toFixed(0)}% busy)` : ''}`;
+    };
     row(
-      `${q.name} (${Math.round(q.records).toLocaleString('en')} records, ${kb}; ${q.runs} sequential requests, then ${q.load})`,
-      `snapcat ${side(q.snapcat)}; PostgreSQL ${side(q.postgres)}: median **×${lat.toFixed(2)}**${lat <= 1 ? '' : ' (slower)'}, throughput **×${thr.toFixed(2)}**${thr >= 1 ? '' : ' (lower)'}`,
-      'snapcat/PostgreSQL: median ≤ 1, throughput ≥ 1',
+      `${q.name} (${Math.round(q.records).toLocaleString('en')} records, ${kb}; ${q.runs} sequential requests, then ${q.load}${q.again ? ', twice: snapcat first, then PostgreSQL first' : ''})`,
+      [ratios(q.snapcat, q.postgres), ...(q.again ? [ratios(q.again.snapcat, q.again.postgres)] : [])].join('<br>'),
+      'snapcat/PostgreSQL at 16 connections: median ≤ 0.5, p99 ≤ 1',
     );
   }
+  row('endpoint resident memory (supervisor and its 2 workers, `--max-semi-space-size=16 --max-old-space-size=1024`)', r.memory.map((m) => `${m.what}: idle ${m.idleMb.toFixed(0)} MB, after the queries ${m.afterMb.toFixed(0)} MB, peak ${m.peakMb.toFixed(0)} MB`).join('<br>'), '');
 }
 // the soak takes minutes: only when named (npm run soak)
 if (only?.includes('soak')) {

@@ -1,21 +1,42 @@
 /**
- * Static files through the snapcat endpoint against nginx serving the same tree (with the configuration the
- * build writes), side by side in one run: the same mix of parameter-free paths, autocannon on loopback,
- * throughput and latency of each. nginx comes from Debian's packages (installed when missing).
+ * Static answers through the snapcat endpoint against nginx, at equal worker counts (nginx `worker_processes N`,
+ * the endpoint `--workers N`), side by side in one run. The load tool is wrk (bench/lib/wrk.ts), one thread and
+ * 32 connections, a Lua script rotating through the paths; autocannon saturated near 12k req/s here and measured
+ * itself (issue 18).
+ *
+ * - small tree files: parameter-free paths of both APIs, a docs page, a chart, on the site bench's build (the
+ *   30-day demo); nginx with the configuration the build writes.
+ * - the one-day answer: `/radarnet/mirror/v3/files?timespan=<one day>` on the one-year database-only catalogue
+ *   (about 127 KB, a live answer of the endpoint), 20 different days; nginx serves the same 20 answers as files
+ *   (fetched from the endpoint once): the floor of sending those bytes.
+ * - the tool's headroom: wrk against nginx's smallest file of the tree with 2 workers (the highest rate this
+ *   machine gives), and wrk's own CPU share in every run.
+ * Each comparison runs twice, endpoint and nginx alternating, so neither gets the quieter machine.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type { ChildProcess } from 'node:child_process';
 import { nginxConfig } from '../build-scripts/nginx-config.ts';
-import { ensureNginx, freePort, startNginx } from '../test/helpers/nginx.ts';
-import { startEndpointProcess } from './radar.ts';
+import { ensureNginx, freePort, startNginx, type RunningNginx } from '../test/helpers/nginx.ts';
+import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
+import { ensureWrk, rotationScript, runWrk, wrkVersion, type WrkRun } from './lib/wrk.ts';
+
+export const WRK_THREADS = 1;
+export const WRK_CONNECTIONS = 32;
+
+export interface Pair {
+  endpoint: WrkRun;
+  nginx: WrkRun;
+}
 
 export interface StaticBench {
   paths: string[];
-  endpoint: { rps: number; p50: number; p99: number; mbps: number };
-  nginx: { rps: number; p50: number; p99: number; mbps: number };
-  ratio: number;
+  oneDay: { example: string; bytes: number };
+  runs: { workers: number; small: Pair[]; oneDay: Pair[] }[];
+  headroom: { path: string; run: WrkRun };
+  seconds: number;
   nginxVersion: string;
+  wrk: string;
 }
 
 /** Parameter-free paths of the tree: API records and collections of both APIs, a docs page, a chart. */
@@ -39,42 +60,128 @@ function staticPaths(buildDir: string): string[] {
   ];
 }
 
-async function load(url: string, paths: string[], seconds: number) {
-  let i = 0;
-  const r = await autocannon({
-    url,
-    connections: 16,
-    duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
-  });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1e6 };
+/** The i-th one-day span of 2023, spread over the year (as bench/postgres.ts). */
+function oneDayPath(i: number): string {
+  const d = Date.UTC(2023, 0, 1) + ((i * 7919) % 364) * 86_400_000;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return `/radarnet/mirror/v3/files?timespan=${day(d)}/${day(d + 86_400_000)}`;
 }
 
-export async function runStaticVsNginx(buildDir: string, seconds: number, log: (l: string) => void): Promise<StaticBench> {
+/** A plain static nginx over `root` (the one-day answers as files), `workers` processes, as the build's config sends files. */
+function plainNginxConfig(root: string, workers: number, listen: string): string {
+  return `worker_processes ${workers};
+pid nginx.pid;
+error_log error.log warn;
+events { worker_connections 1024; }
+http {
+  default_type application/json;
+  server_tokens off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_timeout 65s;
+  client_body_temp_path client_body_temp;
+  proxy_temp_path proxy_temp;
+  fastcgi_temp_path fastcgi_temp;
+  uwsgi_temp_path uwsgi_temp;
+  scgi_temp_path scgi_temp;
+  access_log access.log;
+  server {
+    listen ${listen};
+    root ${root};
+  }
+}
+`;
+}
+
+async function bodyOf(url: string): Promise<Buffer> {
+  const r = await fetch(url);
+  if (r.status !== 200) throw new Error(`${url}: ${r.status}`);
+  return Buffer.from(await r.arrayBuffer());
+}
+
+function stop(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    p.once('exit', () => resolve());
+    p.kill('SIGTERM');
+  });
+}
+
+export async function runStaticVsNginx(siteBuild: string, seconds: number, log: (l: string) => void): Promise<StaticBench> {
   const bin = ensureNginx();
   if ('skip' in bin) throw new Error(`nginx is not available: ${bin.skip}`);
-  const paths = staticPaths(buildDir);
-  const port = await freePort();
-  const endpoint = await startEndpointProcess(buildDir, port);
-  const ngx = await startNginx(bin.path, join(buildDir, '..', `nginx-bench-${process.pid}`), (listen) =>
-    nginxConfig({ site: join(buildDir, 'site'), endpoint: `http://127.0.0.1:${port}`, listen }),
-  );
-  try {
-    const base = `http://127.0.0.1:${port}`;
-    log(`static files: ${paths.length} paths, 16 connections, ${seconds} s each, endpoint then nginx, twice`);
-    // warm both (page cache, first opens), then alternate so neither gets a quieter machine
-    await load(base, paths, 2);
-    await load(ngx.url, paths, 2);
-    const e1 = await load(base, paths, seconds);
-    const n1 = await load(ngx.url, paths, seconds);
-    const e2 = await load(base, paths, seconds);
-    const n2 = await load(ngx.url, paths, seconds);
-    const best = (a: typeof e1, b: typeof e1) => (a.rps >= b.rps ? a : b);
-    const e = best(e1, e2), n = best(n1, n2);
-    return { paths, endpoint: e, nginx: n, ratio: e.rps / n.rps, nginxVersion: bin.version };
-  } finally {
-    await ngx.stop();
-    endpoint.kill('SIGTERM');
+  const wrk = ensureWrk();
+  const radarBuild = await radarDbBuild(() => radarSnapshot('2023-01-01', 365), 365, log);
+  const work = join(WORK, `static-vs-nginx-${process.pid}`);
+  mkdirSync(join(work, 'one-day'), { recursive: true });
+  const paths = staticPaths(siteBuild);
+  const dayPaths = Array.from({ length: 20 }, (_, i) => oneDayPath(i));
+  const dayFiles = dayPaths.map((_, i) => `/${i}.json`);
+  const script = (name: string, p: string[]) => rotationScript(join(work, `${name}.lua`), p);
+  const scripts = { small: script('small', paths), dayEndpoint: script('day-endpoint', dayPaths), dayNginx: script('day-nginx', dayFiles) };
+  // failed requests (non-2xx, socket errors) are counted and reported with the figures, not thrown
+  const wrkRun = (base: string, s: string, secs = seconds) => runWrk(wrk, { base, script: s, threads: WRK_THREADS, connections: WRK_CONNECTIONS, seconds: secs });
+  const fmt = (r: WrkRun) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms (wrk ${(r.toolBusy * 100).toFixed(0)}% busy)${r.failures ? `, ${r.failures} failed` : ''}`;
+  log(`static answers: wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS}, ${seconds} s per run, endpoint --workers N against nginx worker_processes N, each twice`);
+
+  const runs: StaticBench['runs'] = [];
+  let oneDay: StaticBench['oneDay'] | undefined;
+  let headroom: StaticBench['headroom'] | undefined;
+  for (const workers of [1, 2]) {
+    const started: { endpoints: ChildProcess[]; nginx: RunningNginx[] } = { endpoints: [], nginx: [] };
+    try {
+      const sitePort = await freePort();
+      const siteEndpoint = await startEndpointProcess(siteBuild, sitePort, workers);
+      started.endpoints.push(siteEndpoint);
+      const ngx = await startNginx(bin.path, join(work, `nginx-site-${workers}`), (listen) => nginxConfig({ site: join(siteBuild, 'site'), endpoint: `http://127.0.0.1:${sitePort}`, listen, workers }));
+      started.nginx.push(ngx);
+      const dayPort = await freePort();
+      const dayEndpoint = await startEndpointProcess(radarBuild, dayPort, workers);
+      started.endpoints.push(dayEndpoint);
+      const dayBase = `http://127.0.0.1:${dayPort}`;
+      if (!oneDay) {
+        const bodies = await Promise.all(dayPaths.map((p) => bodyOf(`${dayBase}${p}`)));
+        bodies.forEach((b, i) => writeFileSync(join(work, 'one-day', `${i}.json`), b));
+        oneDay = { example: dayPaths[0]!, bytes: bodies.reduce((a, b) => a + b.length, 0) / bodies.length };
+      }
+      const dayNginx = await startNginx(bin.path, join(work, `nginx-day-${workers}`), (listen) => plainNginxConfig(join(work, 'one-day'), workers, listen));
+      started.nginx.push(dayNginx);
+      // the same bytes: nginx's file and the endpoint's answer
+      const [a, b] = [await bodyOf(`${dayBase}${dayPaths[3]}`), await bodyOf(`${dayNginx.url}${dayFiles[3]}`)];
+      if (!a.equals(b)) throw new Error('nginx does not send the one-day answer the endpoint sends');
+
+      // warm both (page cache, first opens, compressed and held files)
+      wrkRun(`http://127.0.0.1:${sitePort}`, scripts.small, 2);
+      wrkRun(ngx.url, scripts.small, 2);
+      wrkRun(dayBase, scripts.dayEndpoint, 2);
+      wrkRun(dayNginx.url, scripts.dayNginx, 2);
+      if (workers === 2) {
+        // headroom: nginx's smallest answer of the tree, at the rate this machine gives with wrk on one core
+        const tiny = '/radarnet/mirror/v3/radars/' + JSON.parse(readFileSync(join(siteBuild, 'site', 'radarnet/mirror/v3/radars.json'), 'utf8'))[0].id + '.sha1';
+        headroom = { path: tiny, run: wrkRun(ngx.url, script('tiny', [tiny])) };
+        log(`  wrk's headroom: nginx (2 workers) on ${tiny}: ${fmt(headroom.run)}`);
+      }
+      const small: Pair[] = [];
+      const day: Pair[] = [];
+      for (let round = 0; round < 2; round++) {
+        const pair = (e: () => WrkRun, n: () => WrkRun): Pair => {
+          if (round === 0) {
+            const endpoint = e();
+            return { endpoint, nginx: n() };
+          }
+          const nginx = n();
+          return { endpoint: e(), nginx };
+        };
+        small.push(pair(() => wrkRun(`http://127.0.0.1:${sitePort}`, scripts.small), () => wrkRun(ngx.url, scripts.small)));
+        log(`  N=${workers} small tree files, round ${round + 1}: endpoint ${fmt(small.at(-1)!.endpoint)}; nginx ${fmt(small.at(-1)!.nginx)}; ratio ${(small.at(-1)!.endpoint.rps / small.at(-1)!.nginx.rps).toFixed(2)}`);
+        day.push(pair(() => wrkRun(dayBase, scripts.dayEndpoint), () => wrkRun(dayNginx.url, scripts.dayNginx)));
+        log(`  N=${workers} one-day answer, round ${round + 1}: endpoint ${fmt(day.at(-1)!.endpoint)}; nginx ${fmt(day.at(-1)!.nginx)}; ratio ${(day.at(-1)!.endpoint.rps / day.at(-1)!.nginx.rps).toFixed(2)}`);
+      }
+      runs.push({ workers, small, oneDay: day });
+    } finally {
+      for (const n of started.nginx) await n.stop();
+      for (const e of started.endpoints) await stop(e);
+    }
   }
+  return { paths, oneDay: oneDay!, runs, headroom: headroom!, seconds, nginxVersion: bin.version, wrk: wrkVersion(wrk) };
 }

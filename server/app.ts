@@ -16,6 +16,7 @@ import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { sendError, trySendFile } from './respond.ts';
 import { applyBaseHeaders, applyCommonHeaders, BASE_HEADERS, forgetCaching } from './http-cache.ts';
 import { compressAnswers } from './compression.ts';
+import { AnswerCache } from './answer-cache.ts';
 import type { ServedBuild } from './served-build.ts';
 import { EndpointMetrics } from './metrics.ts';
 import { answerOps, noBuildOpen } from './ops-handler.ts';
@@ -122,16 +123,20 @@ export interface AppOptions {
    * and closes with the server.
    */
   renderer?: ChartRenderer;
+  /** Hold recent answers in memory (answer-cache.ts); default true, never with `liveOnly`. */
+  answerCache?: boolean;
 }
 
 /**
  * The endpoint over the build `getBuild` gives: undefined while it has none open yet (every request then 503,
  * /healthz included; /metrics answers). Its metrics (server/metrics.ts) are the server's `metrics`.
  */
-export function createApp(getBuild: () => ServedBuild | undefined, options: AppOptions = {}): Server & { metrics: EndpointMetrics } {
+export function createApp(getBuild: () => ServedBuild | undefined, options: AppOptions = {}): Server & { metrics: EndpointMetrics; answers: AnswerCache | undefined } {
   const own = options.renderer === undefined;
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
   const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer });
+  // recent answers from memory (answer-cache.ts); never while every answer must come from a query
+  const answers = options.liveOnly || options.answerCache === false ? undefined : new AnswerCache();
   if (cluster.isWorker) reportToCluster(metrics.registry);
   const server = createServer((req, res) => {
     metrics.observe(req, res);
@@ -144,6 +149,7 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
       return;
     }
     if (applyCommonHeaders(req, res, build.tag)) return;
+    if (answers && (req.method === 'GET' || req.method === 'HEAD') && answers.answer(req, res, res.getHeader('ETag') as string)) return;
     build.inFlight++;
     res.once('close', () => build.inFlight--);
     void handle(req, res, build, options, ts).catch((e: unknown) => sendError(req, res, e));
@@ -152,7 +158,7 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
   server.on('connect', answerConnect);
   if (own) server.on('close', () => void ts.renderer.close());
   server.on('close', () => metrics.close());
-  return Object.assign(server, { metrics });
+  return Object.assign(server, { metrics, answers });
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions, ts: TimeseriesOptions): Promise<void> {

@@ -7,9 +7,10 @@
  *   `Vary` gets `Accept-Encoding` (added to whatever members the answer has), and a compressed answer's ETag
  *   gets the coding's name (etagInCoding).
  * - A compressed answer's head waits for its body: an answer that ends within HOLD_BYTES (256 KB) is a whole
- *   one, compressed in one piece on libuv's thread pool and sent with its compressed Content-Length (or, when it
- *   turned out under 1 KB, as it is: the size rule holds for streamed answers too). Meanwhile `res.headersSent`
- *   is true, so a handler that fails after its writeHead destroys the answer as it would without compression.
+ *   one, compressed in one piece (up to SYNC_MAX at once on the event loop, a larger one on libuv's thread
+ *   pool) and sent with its compressed Content-Length (or, when it turned out under 1 KB, as it is: the size
+ *   rule holds for streamed answers too). Meanwhile `res.headersSent` is true, so a handler that fails after its
+ *   writeHead destroys the answer as it would without compression.
  *   HEAD answers GET's headers when the handler hands `end` the body (node sends no body for HEAD); a handler
  *   that hands none, or a streamed answer, gets Content-Encoding without a Content-Length.
  * - An answer that passes HOLD_BYTES (a live query's stream, a tree file over 256 KB piped from disk) goes on
@@ -25,12 +26,15 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { promisify } from 'node:util';
 import {
   brotliCompress,
+  brotliCompressSync,
   constants,
   createBrotliCompress,
   createGzip,
   createZstdCompress,
   gzip,
+  gzipSync,
   zstdCompress,
+  zstdCompressSync,
   type BrotliOptions,
   type ZlibOptions,
   type ZstdOptions,
@@ -68,21 +72,42 @@ const zstdAsync = promisify(zstdCompress);
 
 /**
  * Compressed forms of bodies, by the body's own Buffer: a file of the tree held in memory (respond.ts keeps files
- * up to 256 KB) is one Buffer for as long as it is held, so it is compressed once per coding, and its compressed
- * forms go when it goes. A build's files never change (a new build is a new folder), nor does a held Buffer.
+ * up to 256 KB) or an answer held by answer-cache.ts is one Buffer for as long as it is held, so it is compressed
+ * once per coding, and its compressed forms go when it goes. A build's files never change (a new build is a new
+ * folder), nor does a held Buffer.
  */
-const compressedForms = new WeakMap<Uint8Array, Partial<Record<Coding, Promise<Buffer>>>>();
+const compressedForms = new WeakMap<Uint8Array, Partial<Record<Coding, Buffer | Promise<Buffer>>>>();
 
-/** compressWhole, once per Buffer and coding (compressedForms). */
-export function compressWholeOnce(coding: Coding, body: Uint8Array): Promise<Buffer> {
+/**
+ * Whole bodies up to this size are compressed on the event loop, at once: at the fast levels that is 0.01-0.45 ms
+ * of CPU for up to 256 KB (gzip the slowest), less than the hop to libuv's thread pool costs in CPU, and the hop
+ * also waited behind DuckDB's queries, which run on the same four pool threads (issue 18: 0.5-1 ms fixed).
+ */
+export const SYNC_MAX = 256 * 1024;
+
+/** compressWhole, once per Buffer and coding (compressedForms): the bytes at once up to SYNC_MAX, else a promise. */
+export function compressWholeOnce(coding: Coding, body: Uint8Array): Buffer | Promise<Buffer> {
   let forms = compressedForms.get(body);
   if (!forms) compressedForms.set(body, (forms = {}));
   const known = forms[coding];
   if (known) return known;
+  if (body.length <= SYNC_MAX) return (forms[coding] = compressWholeSync(coding, body));
   const made = compressWhole(coding, body);
   forms[coding] = made;
-  made.catch(() => delete forms[coding]);
+  made.then((out) => (forms[coding] = out), () => delete forms[coding]);
   return made;
+}
+
+/** A whole body in one coding, on the event loop (for bodies up to SYNC_MAX). */
+export function compressWholeSync(coding: Coding, body: Uint8Array): Buffer {
+  switch (coding) {
+    case 'gzip':
+      return gzipSync(body, gzipOptions());
+    case 'br':
+      return brotliCompressSync(body, brotliOptions(body.length));
+    case 'zstd':
+      return zstdCompressSync(body, zstdOptions());
+  }
 }
 
 /** A whole body in one coding, compressed on libuv's thread pool. */
@@ -135,6 +160,22 @@ function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
 }
 
+/** Adds `Accept-Encoding` to `Vary` when the head is written (a handler's head may set `Vary` anew). */
+function varyAtHead(res: ServerResponse): void {
+  const writeHead = res.writeHead as (...a: unknown[]) => ServerResponse;
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]): ServerResponse {
+    res.writeHead = writeHead as WriteHead;
+    const headers = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as OutgoingHttpHeaders | readonly unknown[] | undefined;
+    if (Array.isArray(headers) || !headers || !Object.keys(headers).some((k) => k.toLowerCase() === 'vary')) {
+      addVary(res, 'Accept-Encoding');
+      return writeHead.call(res, status, ...rest);
+    }
+    for (const [k, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(k, v as string | number | readonly string[]);
+    addVary(res, 'Accept-Encoding');
+    return writeHead.call(res, status, ...(typeof rest[0] === 'string' ? [rest[0]] : []));
+  } as WriteHead;
+}
+
 /**
  * Makes `res` compress its answer as `req`'s Accept-Encoding asks (see the module comment). Call once, before
  * anything is written to `res`.
@@ -142,6 +183,11 @@ function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
 export function compressAnswers(req: IncomingMessage, res: ServerResponse): void {
   const pref = preferredCoding(req.headers['accept-encoding']);
   addVary(res, 'Accept-Encoding');
+  if (!pref.coding) {
+    // nothing will be compressed (no coding asked for): only `Vary` is kept, whatever the handler's head sets
+    varyAtHead(res);
+    return;
+  }
   const writeHead = res.writeHead as (this: ServerResponse, status: number, reason?: string) => ServerResponse;
   const write = res.write as Write;
   const end = res.end as End;
@@ -232,15 +278,21 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
         sendHead(status, reason);
         return end.call(res, body, done);
       }
-      compressWholeOnce(coding, body).then(
-        (out) => {
-          if (res.destroyed) return;
-          encodeHeaders(coding, out.length);
-          sendHead(status, reason);
-          end.call(res, out, done);
-        },
-        () => res.destroy(),
-      );
+      const send = (out: Buffer) => {
+        if (res.destroyed) return;
+        encodeHeaders(coding, out.length);
+        sendHead(status, reason);
+        end.call(res, out, done);
+      };
+      let made: Buffer | Promise<Buffer>;
+      try {
+        made = compressWholeOnce(coding, body);
+      } catch {
+        res.destroy();
+        return res;
+      }
+      if (Buffer.isBuffer(made)) send(made);
+      else made.then(send, () => res.destroy());
       return res;
     } as ServerResponse['end'];
   }

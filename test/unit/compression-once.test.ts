@@ -2,7 +2,7 @@
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { CODINGS, type Coding } from '../../core/http/content-coding.ts';
-import { compressWholeOnce } from '../../server/compression.ts';
+import { compressWholeOnce, SYNC_MAX } from '../../server/compression.ts';
 
 const DECODE: Record<Coding, (b: Buffer) => Buffer> = { zstd: zstdDecompressSync, br: brotliDecompressSync, gzip: gunzipSync };
 
@@ -23,5 +23,17 @@ describe('compressWholeOnce', () => {
     const body = Buffer.from('x'.repeat(5000));
     const forms = await Promise.all(CODINGS.map((c) => compressWholeOnce(c, body)));
     expect(new Set(forms).size).toBe(CODINGS.length);
+  });
+
+  test.each(CODINGS)('%s: a body up to SYNC_MAX is compressed at once (no promise); a larger one on the thread pool, then held as bytes', async (coding) => {
+    const small = Buffer.from('{"id":1,"name":"x"},'.repeat(1000));
+    expect(Buffer.isBuffer(compressWholeOnce(coding, small))).toBe(true);
+    const large = Buffer.from('{"id":12345,"sha1":"0123456789abcdef0123456789abcdef01234567"},'.repeat(Math.ceil((SYNC_MAX + 1) / 60)));
+    expect(large.length).toBeGreaterThan(SYNC_MAX);
+    const pending = compressWholeOnce(coding, large);
+    expect(Buffer.isBuffer(pending)).toBe(false);
+    const out = await pending;
+    expect(DECODE[coding](out).equals(large)).toBe(true);
+    expect(compressWholeOnce(coding, large)).toBe(out);
   });
 });

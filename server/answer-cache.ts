@@ -1,0 +1,198 @@
+/**
+ * Recent answers held in memory (issue 18, tail latency): every GET or HEAD answer is a function of the build and
+ * of the request's path, query, `Accept` (and, on the Timeseries API, `Accept-Language`): the contract the ETag
+ * already states (http-cache.ts). So the ETag names an answer: a second request with the same ETag gets the same
+ * bytes from memory, without routing, parsing, a query or a file read. A new build has a new tag, so an answer
+ * of an earlier build is never sent for a later one (a hot swap empties nothing and serves nothing stale).
+ *
+ * - Held: 200 answers to GET in a text type (JSON, CSV, checksum reports, HTML, SVG: compressibleType), sent
+ *   whole (with a Content-Length) or streamed, of at most ENTRY_MAX bytes in all; their body as the handler wrote
+ *   it (before compression: compression.ts compresses a held Buffer once per coding and keeps the forms while the
+ *   Buffer is held) and the headers the handler set (those set before it, the same for the same ETag, are set
+ *   again for each request by http-cache.ts).
+ * - Not held: errors, redirects, answers cut short (client gone, stalled, a failed stream), POST, HEAD (a HEAD
+ *   is answered from a held GET, its head without the body), rendered charts (PNG, PDF: the renderer's own
+ *   admission decides on those, and the build's pre-rendered charts are files the file cache holds), and
+ *   anything while the app runs `liveOnly`.
+ * - Sent as it was: an answer up to HOLD_BYTES whole (compressed whole, with its length), a longer one in pieces,
+ *   which the compressor streams (chunked) as it streamed the first.
+ * - Bounded: least recently used out once the bodies pass the budget (CACHE_BUDGET, per process).
+ * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { compressibleType } from '../core/http/content-coding.ts';
+import { HOLD_BYTES } from './compression.ts';
+
+/** Largest answer held (bytes of body). */
+export const ENTRY_MAX = 1024 * 1024;
+/** Bodies held in all, per process. */
+export const CACHE_BUDGET = 48 * 1024 * 1024;
+
+/** Headers that describe the bytes on the wire, not the answer: set again for each sending. */
+const WIRE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+interface Held {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
+type End = (chunk?: unknown, encoding?: unknown, cb?: unknown) => ServerResponse;
+
+function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
+  if (chunk === undefined || chunk === null || typeof chunk === 'function') return undefined;
+  if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+}
+
+export class AnswerCache {
+  readonly #held = new Map<string, Held>();
+  #bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  readonly budget: number;
+  readonly entryMax: number;
+
+  constructor(budget = CACHE_BUDGET, entryMax = ENTRY_MAX) {
+    this.budget = budget;
+    this.entryMax = entryMax;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#held.size;
+  }
+
+  /**
+   * Answers `req` from memory when an answer with this ETag is held (true), else arranges for `res`'s answer to be
+   * held once it has been sent whole (false). Call after the common headers (the ETag) are set and before the
+   * handler writes; `res` may already be wrapped by the compressor (compression.ts), which then sees the held
+   * body as any other.
+   */
+  answer(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
+    const hit = this.#held.get(etag);
+    if (hit) {
+      this.#held.delete(etag); // most recently used goes last
+      this.#held.set(etag, hit);
+      this.hits++;
+      res.writeHead(hit.status, { ...hit.headers, 'Content-Length': hit.body.length });
+      // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
+      if (hit.body.length <= HOLD_BYTES) {
+        res.end(hit.body);
+      } else {
+        // as long an answer as went out as a stream (a piped file, a streamed query): in pieces again, so the
+        // compressor streams it as it did (chunked), and the socket takes it at the client's pace
+        res.write(hit.body.subarray(0, HOLD_BYTES));
+        res.end(hit.body.subarray(HOLD_BYTES));
+      }
+      return true;
+    }
+    this.misses++;
+    if (req.method === 'GET') this.#capture(res, etag);
+    return false;
+  }
+
+  #remember(etag: string, held: Held): void {
+    const old = this.#held.get(etag);
+    if (old) {
+      this.#held.delete(etag);
+      this.#bytes -= old.body.length;
+    }
+    this.#held.set(etag, held);
+    this.#bytes += held.body.length;
+    for (const [k, v] of this.#held) {
+      if (this.#bytes <= this.budget) break;
+      this.#held.delete(k);
+      this.#bytes -= v.body.length;
+    }
+  }
+
+  /**
+   * Keeps what the handler writes to `res` (references, no copies) and holds it once it has all been written.
+   * The compressor (compression.ts) may put its own write and end on `res` when the head is written: this
+   * wraps whatever is there after the head, so the handler's body passes here first, then to the compressor.
+   */
+  #capture(res: ServerResponse, etag: string): void {
+    const writeHead = res.writeHead as (...a: unknown[]) => ServerResponse;
+    let write = res.write as Write;
+    let end = res.end as End;
+    let status = 0;
+    let headers: OutgoingHttpHeaders | undefined;
+    // set for every request before any handler (http-cache.ts: the same for the same ETag): not held, set again
+    const before = res.getHeaders();
+    let chunks: Buffer[] | undefined = [];
+    let length = 0;
+    // stop keeping: the response's own functions (those under these wrappers) again
+    const give = () => {
+      if (res.writeHead === wrappedHead) res.writeHead = writeHead as ServerResponse['writeHead'];
+      if (res.write === wrappedWrite) res.write = write as ServerResponse['write'];
+      if (res.end === wrappedEnd) res.end = end as ServerResponse['end'];
+      chunks = undefined;
+    };
+    const keep = (chunk: unknown, encoding: unknown) => {
+      if (!chunks) return;
+      const b = bytesOf(chunk, encoding);
+      if (!b || b.length === 0) return;
+      length += b.length;
+      if (length > this.entryMax) chunks = undefined;
+      else chunks.push(b);
+    };
+    const wrappedHead = function (this: ServerResponse, s: number, ...rest: unknown[]): ServerResponse {
+      const h = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as OutgoingHttpHeaders | readonly unknown[] | undefined;
+      res.writeHead = writeHead as ServerResponse['writeHead'];
+      status = s;
+      if (s === 200 && !Array.isArray(h)) {
+        // the headers the answer will carry: those set before, the handler's over them
+        const all: OutgoingHttpHeaders = {};
+        for (const [k, v] of Object.entries(res.getHeaders())) if (v !== undefined && !WIRE_HEADERS.has(k)) all[k] = v;
+        for (const [k, v] of Object.entries((h ?? {}) as OutgoingHttpHeaders)) if (v !== undefined && !WIRE_HEADERS.has(k.toLowerCase())) all[k.toLowerCase()] = v;
+        if (compressibleType(all['content-type'] as string | undefined)) {
+          headers = {};
+          for (const [k, v] of Object.entries(all)) if (String(before[k]) !== String(v)) headers[k] = v;
+          // a header removed by the handler could not be removed again from the held form: not held
+          if (Object.keys(before).some((k) => !(k in all) && !WIRE_HEADERS.has(k))) headers = undefined;
+        }
+      }
+      const out = writeHead.call(res, s, ...rest);
+      if (!headers) {
+        give();
+        return out;
+      }
+      // what is there now takes the body: the compressor's, when it holds this answer
+      if (res.write !== wrappedWrite) write = res.write as Write;
+      if (res.end !== wrappedEnd) end = res.end as End;
+      res.write = wrappedWrite;
+      res.end = wrappedEnd;
+      return out;
+    } as ServerResponse['writeHead'];
+    const wrappedWrite = function (chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
+      keep(chunk, encoding);
+      const more = write.call(res, chunk, encoding, cb);
+      if (chunks && res.write !== wrappedWrite && res.write !== write) {
+        // the compressor turned to a stream (past its hold) and put its stream's functions in place: wrap those
+        write = res.write as Write;
+        if (res.end !== wrappedEnd) end = res.end as End;
+        res.write = wrappedWrite;
+        res.end = wrappedEnd;
+      }
+      return more;
+    } as ServerResponse['write'];
+    const wrappedEnd = ((chunk?: unknown, encoding?: unknown, cb?: unknown): ServerResponse => {
+      keep(chunk, encoding);
+      const body = chunks;
+      const h = headers;
+      give();
+      // an answer cut short never reaches end() whole: a destroyed response, or a head never written
+      if (body && h && status === 200 && !res.destroyed) this.#remember(etag, { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length) });
+      return end.call(res, chunk, encoding, cb);
+    }) as ServerResponse['end'];
+    res.writeHead = wrappedHead;
+    res.write = wrappedWrite;
+    res.end = wrappedEnd;
+  }
+}
