@@ -75,6 +75,8 @@ export function maps(): string {
     '  # A pre-rendered chart is a download named after its series and chart (core/timeseries/charts.ts prerenderedFileName)',
     mapBlock('$snap_ts_file', 'snap_ts_disposition', [[`~^${escapeRegex(T)}/timeseries/(${TIMESERIES.id})/(${TIMESERIES.chartName})\\.png$`, TIMESERIES.chartDisposition('$1', '$2')]], ''),
     '',
+    '  # A GET with a Range header (answered by @site_range on the site\'s files)',
+    mapBlock('$request_method:$http_range', 'snap_range', [['~^GET:.', '1']], ''),
     '  # The docs site: the path, else its index.html, else path.html (server/app.ts siteFile).',
     mapBlock('$uri', 'snap_site_file', [['~/$', '${uri}index.html']], '$uri'),
   ];
