@@ -4,8 +4,8 @@
  * partitioned by year, sorted, in small row groups; a build over a build with the same rows writes none again.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { build } from '../../build-scripts/build.ts';
@@ -14,6 +14,7 @@ import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { all, openDuckDB, run, sqlString } from '../../lib/duckdb.ts';
 import { runTmp, walkFiles } from '../helpers/paths.ts';
+import { startEndpoint } from '../helpers/servers.ts';
 
 let instance: DuckDBInstance;
 let conn: DuckDBConnection;
@@ -127,4 +128,46 @@ describe('downloads over a base build', () => {
     expect(files.map((p) => inode(second.folder, p))).toEqual(before);
     expect(readFileSync(join(second.folder, 'site', 'downloads', 'index.json'), 'utf8')).toBe(readFileSync(join(first.folder, 'site', 'downloads', 'index.json'), 'utf8'));
   }, 300_000);
+});
+
+describe('the downloads read over HTTP answer what the API answers', () => {
+  test('a one-day query of a radar\'s files, on the files the endpoint serves, is the API\'s /files answer', async () => {
+    // DuckDB's httpfs extension is not installed here (and the tests download nothing), so the files are fetched
+    // from the endpoint over HTTP, byte for byte the tree's, and read from a local folder of the same layout;
+    // the browser test (test/browser/query.test.ts) reads them by range over HTTP with DuckDB-WASM.
+    const s = await startEndpoint(inject('demoBuild'));
+    const local = join(runTmp(inject('demoSnapshot'), 'downloads-http'), 'downloads');
+    rmSync(local, { recursive: true, force: true });
+    try {
+      const index = (await (await fetch(`${s.url}/downloads/index.json`)).json()) as DownloadIndex;
+      const files = index.tables.find((t) => t.name === 'files')!;
+      for (const f of files.files) {
+        const r = await fetch(`${s.url}${f.path}`);
+        expect(r.status).toBe(200);
+        const bytes = Buffer.from(await r.arrayBuffer());
+        expect(createHash('sha256').update(bytes).digest('hex')).toBe(f.sha256);
+        const to = join(local, f.path);
+        mkdirSync(dirname(to), { recursive: true });
+        writeFileSync(to, bytes);
+      }
+      const radars = (await (await fetch(`${s.url}/radarnet/mirror/v3/radars?expanded=true`)).json()) as { radar_code: string }[];
+      let compared = 0;
+      for (const code of radars.map((r) => r.radar_code).slice(0, 6)) {
+        const [from, to] = ['2024-03-01T00:00:00Z', '2024-03-01T23:59:59Z'];
+        const api = (await (await fetch(`${s.url}/radarnet/mirror/v3/files?radar_code=${code}&timespan=${from}/${to}`)).json()) as { id: number; filename: string; checksum: string | null }[];
+        const rows = await all(
+          conn,
+          `SELECT id, filename, checksum FROM read_parquet([${files.files.map((f) => sqlString(join(local, f.path))).join(', ')}], hive_partitioning = true)
+           WHERE radar_code = ${sqlString(code)} AND file_end_datetime >= TIMESTAMP '2024-03-01 00:00:00' AND file_start_datetime <= TIMESTAMP '2024-03-01 23:59:59'
+           ORDER BY id`,
+        );
+        expect(rows.map((r) => ({ id: Number(r['id']), filename: r['filename'], checksum: r['checksum'] })), code).toEqual(api.map((r) => ({ id: r.id, filename: r.filename, checksum: r.checksum })));
+        compared += api.length;
+      }
+      expect(compared).toBeGreaterThan(0);
+    } finally {
+      await s.close();
+      rmSync(local, { recursive: true, force: true });
+    }
+  });
 });
