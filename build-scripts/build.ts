@@ -43,6 +43,7 @@ import { buildSite as buildSiteNow } from './site.ts';
 import { openApiDocument, OPENAPI_PATH } from '../core/openapi/document.ts';
 import { nginxConfig } from './nginx-config.ts';
 import { writeDownloads } from './downloads.ts';
+import { writeQueryAssets } from './query-assets.ts';
 import { parseProfile, PROFILE_ENV, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 
 const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<void>>> = {
@@ -169,6 +170,8 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
         await writeFile(join(dir, 'nginx.conf'), nginxConfig({ site: join(resolve(opts.out), 'site') }));
         if (opts.site ?? true) {
+          // DuckDB-WASM for the "Query in your browser" page (query-assets.ts)
+          writeQueryAssets(writer);
           progress.begin('site: Astro');
           const built = await buildSite({ buildFolder: dir, quiet: true, writer });
           stats['site pages'] = built.pages;

@@ -77,7 +77,8 @@ function commonHeaders(cacheControl: string, indent: string, vary = 'Accept'): s
     ['Vary', vary],
     ['Cache-Control', cacheControl],
   ];
-  return h.map(([k, v]) => `${indent}add_header ${k} ${q(v)} always;`).join('\n');
+  // the Content-Security-Policy is the map's $snap_csp: the query page's paths add 'wasm-unsafe-eval' (maps.ts)
+  return h.map(([k, v]) => `${indent}add_header ${k} ${k === 'Content-Security-Policy' ? '$snap_csp' : q(v)} always;`).join('\n');
 }
 
 /**
