@@ -42,6 +42,8 @@ import { validateSnapshot } from './snapshot/validate.ts';
 import { buildSite as buildSiteNow } from './site.ts';
 import { openApiDocument, OPENAPI_PATH } from '../core/openapi/document.ts';
 import { nginxConfig } from './nginx-config.ts';
+import { writeDownloads } from './downloads.ts';
+import { writeQueryAssets } from './query-assets.ts';
 import { parseProfile, PROFILE_ENV, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 
 const API_BUILDERS: Partial<Record<ApiName, (ctx: ApiBuildContext) => Promise<void>>> = {
@@ -159,11 +161,17 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         const buildInfo = { snapshot: snap.manifest, timeseriesProfile, files: tree.files, bytes: tree.bytes };
         await writeFile(join(dir, 'build.json'), JSON.stringify(buildInfo, null, 2) + '\n');
         if (opts.dbOnly) return;
+        // The catalogue's tables as Parquet to query in place, and their index (downloads.ts, docs/downloads.md)
+        const dl = await writeDownloads({ conn, apis: snap.manifest.apis, snapshot: snap.manifest, dataDir, buildDir: dir, writer, progress, baseFolder: state.baseFolder, scratch });
+        stats['downloads written'] = dl.written;
+        stats['downloads kept'] = dl.kept;
         // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
         writer.write(OPENAPI_PATH, JSON.stringify(openApiDocument(), null, 2) + '\n');
         // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
         await writeFile(join(dir, 'nginx.conf'), nginxConfig({ site: join(resolve(opts.out), 'site') }));
         if (opts.site ?? true) {
+          // DuckDB-WASM for the "Query in your browser" page (query-assets.ts)
+          writeQueryAssets(writer);
           progress.begin('site: Astro');
           const built = await buildSite({ buildFolder: dir, quiet: true, writer });
           stats['site pages'] = built.pages;

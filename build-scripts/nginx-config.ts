@@ -77,14 +77,17 @@ function commonHeaders(cacheControl: string, indent: string, vary = 'Accept'): s
     ['Vary', vary],
     ['Cache-Control', cacheControl],
   ];
-  return h.map(([k, v]) => `${indent}add_header ${k} ${q(v)} always;`).join('\n');
+  // the Content-Security-Policy is the map's $snap_csp: the query page's paths add 'wasm-unsafe-eval' (maps.ts)
+  return h.map(([k, v]) => `${indent}add_header ${k} ${k === 'Content-Security-Policy' ? '$snap_csp' : q(v)} always;`).join('\n');
 }
 
 /**
  * One location that answers from the tree when `file` names a file there, else passes to the endpoint (by
  * `error_page 418`, hence `recursive_error_pages`: the endpoint's own 502/504 page must still apply).
  */
-function staticLocation(match: string, tryFiles: string, condition: string, extraHeaders = '', vary = 'Accept'): string {
+function staticLocation(match: string, tryFiles: string, condition: string, extraHeaders = '', vary = 'Accept', ranged = false): string {
+  // a GET with a Range header goes to @site_range: the same files, uncompressed, one range at most
+  const range = ranged ? '      error_page 419 = @site_range;\n      if ($snap_range) {\n        return 419;\n      }\n      max_ranges 1;\n' : '';
   return `    location ${match} {
 ${commonHeaders(CACHE_CONTROL, '      ', vary)}
 ${extraHeaders}      add_header Last-Modified "";
@@ -94,6 +97,21 @@ ${extraHeaders}      add_header Last-Modified "";
       if (${condition}) {
         return 418;
       }
+${range}      try_files ${tryFiles} @endpoint;
+    }`;
+}
+
+/**
+ * The site's files (the docs site, the downloads) for a GET with a Range header (core/http/range.ts): one range
+ * (`max_ranges 1`: several are answered 200 with the whole file, as the endpoint does), never compressed (nginx
+ * would compress a text file whole and drop the range; the endpoint sends a Range request's answer in identity).
+ */
+function siteRangeLocation(tryFiles: string, brotli: boolean): string {
+  return `    location @site_range {
+${commonHeaders(CACHE_CONTROL, '      ')}
+      add_header Last-Modified "";
+      gzip off;
+${brotli ? '      brotli off;\n' : ''}      max_ranges 1;
       try_files ${tryFiles} @endpoint;
     }`;
 }
@@ -201,7 +219,8 @@ ${maps()}
     listen ${listen};
     server_name ${opts.serverName ?? '_'};
     root ${site};
-    # Files answer with nginx's ETag (time and size); no Last-Modified, no ranges: as the endpoint answers.
+    # Files answer with nginx's ETag (time and size); no Last-Modified; byte ranges only on the site's files
+    # and downloads (location /, one range at most): as the endpoint answers.
     etag on;
     if_modified_since off;
     max_ranges 0;
@@ -214,7 +233,8 @@ ${maps()}
 ${[R, ...RADAR.aliases, T].map(endpointLocation).join('')}    # The endpoint's paths for operators: never a file, always the endpoint (whose own state they report)
 ${[HEALTH_PATH, METRICS_PATH].map(endpointLocation).join('')}${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
 ${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      # (not sent when empty: only pre-rendered charts are downloads)\n      add_header Content-Disposition $snap_ts_disposition;\n`, 'Accept, Accept-Language')}
-${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0')}
+${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0', '', 'Accept', true)}
+${siteRangeLocation('$snap_site_file $uri/index.html $uri.html', opts.brotliModule !== undefined)}
 
     location @endpoint {
       proxy_pass http://snapcat_endpoint$request_uri;

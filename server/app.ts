@@ -34,6 +34,8 @@ const SITE_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.pdf': 'application/pdf',
   '.txt': 'text/plain; charset=utf-8',
+  '.parquet': 'application/vnd.apache.parquet',
+  '.wasm': 'application/wasm',
 };
 
 /**
@@ -178,7 +180,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
   const radarPrefix = radarPrefixOf(url.pathname);
   if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix);
   const file = await siteFile(build, url.pathname);
-  if (file && (await trySendFile(req, res, file, SITE_TYPES[extname(file)] ?? 'application/octet-stream'))) return;
+  // the site's files and the downloads answer byte ranges (core/http/range.ts)
+  if (file && (await trySendFile(req, res, file, SITE_TYPES[extname(file)] ?? 'application/octet-stream', {}, 200, { ranges: true }))) return;
   if (!isApiPath(url.pathname)) {
     // the site's HTML 404 page, held in memory like any small file of the tree
     forgetCaching(res);

@@ -176,6 +176,17 @@ function varyAtHead(res: ServerResponse): void {
   } as WriteHead;
 }
 
+/** Answers that must go out as they are, whatever the client accepts (identityAnswer). */
+const identityAnswers = new WeakSet<ServerResponse>();
+
+/**
+ * Sends this answer in identity, never compressed: a `Range` request's (a byte range is of the file's own bytes,
+ * and its whole-file fallback is too: server/respond.ts). Call before writeHead.
+ */
+export function identityAnswer(res: ServerResponse): void {
+  identityAnswers.add(res);
+}
+
 /**
  * Makes `res` compress its answer as `req`'s Accept-Encoding asks (see the module comment). Call once, before
  * anything is written to `res`.
@@ -195,6 +206,8 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
 
   const encodeHeaders = (coding: Coding, length: number | undefined) => {
     res.setHeader('Content-Encoding', coding);
+    // a compressed answer has no byte ranges (nginx's gzip filter drops the header too)
+    res.removeHeader('Accept-Ranges');
     if (length === undefined) res.removeHeader('Content-Length');
     else res.setHeader('Content-Length', length);
     const etag = res.getHeader('ETag');
@@ -219,7 +232,7 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
     res.writeHead = writeHead as WriteHead;
     const declared = res.getHeader('Content-Length');
     const length = declared === undefined ? undefined : Number(declared);
-    const coding = codingFor(pref, shape(status, length));
+    const coding = identityAnswers.has(res) ? undefined : codingFor(pref, shape(status, length));
     if (!coding) return sendHead(status, reason);
     if (req.method === 'HEAD' && length === undefined) {
       // a streamed answer's HEAD: its length is not known, so neither is whether it is 1 KB

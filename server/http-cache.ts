@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
 import { etagsInAnyCoding } from '../core/http/content-coding.ts';
+import { isQueryPath, withWasm } from '../core/site/query-page.ts';
 
 export const CACHE_CONTROL = 'public, max-age=300';
 
@@ -27,6 +28,17 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
 };
+
+/**
+ * The policy of the "Query in your browser" page and its DuckDB-WASM worker (paths under /query/:
+ * core/site/query-page.ts): the same, with 'wasm-unsafe-eval' in script-src, which compiling WebAssembly needs.
+ */
+export const QUERY_CSP = withWasm(SECURITY_HEADERS['Content-Security-Policy']!);
+
+/** The Content-Security-Policy of an answer to a request path. */
+export function cspFor(pathname: string): string {
+  return isQueryPath(pathname) ? QUERY_CSP : SECURITY_HEADERS['Content-Security-Policy']!;
+}
 
 /** What every answer carries, the ones written straight to a socket too (app.ts rawErrorResponse): CORS and security. */
 export const BASE_HEADERS: Record<string, string> = { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff', ...SECURITY_HEADERS };
@@ -58,6 +70,8 @@ export function matchingEtag(header: string | undefined, etag: string): string |
  */
 export function applyCommonHeaders(req: IncomingMessage, res: ServerResponse, buildTag: string): boolean {
   applyBaseHeaders(res);
+  const path = (req.url ?? '/').split('?')[0]!;
+  if (isQueryPath(path)) res.setHeader('Content-Security-Policy', cspFor(path));
   res.setHeader('Vary', isTimeseriesTarget(req.url) ? 'Accept, Accept-Language' : 'Accept');
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const etag = etagOf(buildTag, req);

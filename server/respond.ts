@@ -7,6 +7,8 @@ import { errorBody, HttpError } from '../core/http/errors.ts';
 import { JSON_TYPE as TIMESERIES_JSON_TYPE } from '../core/timeseries/charts.ts';
 import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
 import { forgetCaching } from './http-cache.ts';
+import { identityAnswer } from './compression.ts';
+import { ifRangeAllows, rangeAnswer } from '../core/http/range.ts';
 import { youngGarbage } from './young-garbage.ts';
 
 export const API_HEADERS = { 'Access-Control-Allow-Origin': '*' };
@@ -83,44 +85,97 @@ export function treeFilePath(site: string, pathname: string): string | undefined
   return join(site, rel);
 }
 
+/** How trySendFile answers. */
+export interface SendFileOptions {
+  /**
+   * Answer `Range` requests (core/http/range.ts): the docs site's files and the downloads, never an API's files
+   * (a live answer has no ranges, and the tree must answer what the endpoint answers). Sends `Accept-Ranges: bytes`;
+   * a GET with a Range header is answered in identity (never compressed), whatever part of the file it gets.
+   */
+  ranges?: boolean;
+}
+
 /**
  * Sends a file of the static tree; false, with nothing sent, when there is no such file. The file is opened
  * before anything is answered, so a file removed meanwhile (an old build pruned) falls back to the caller's
  * next answer instead of failing half-way. Files up to 256 KB are kept in memory after their first read.
  */
-export async function trySendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string, headers: Record<string, string> = {}, status = 200): Promise<boolean> {
+export async function trySendFile(req: IncomingMessage, res: ServerResponse, path: string, contentType: string, headers: Record<string, string> = {}, status = 200, opts: SendFileOptions = {}): Promise<boolean> {
+  const ranged = opts.ranges === true && status === 200;
   const hit = fileCache.get(path);
+  let fh: Awaited<ReturnType<typeof open>> | undefined;
+  let size: number;
   if (hit) {
     fileCache.delete(path); // most recently used goes last
     fileCache.set(path, hit);
+    size = hit.length;
+  } else {
+    fh = await open(path, 'r').catch(() => undefined);
+    if (!fh) return false;
+    const st = await fh.stat();
+    if (!st.isFile()) {
+      await fh.close();
+      return false;
+    }
+    size = st.size;
+  }
+  let part: { start: number; end: number } | undefined;
+  if (ranged) {
+    headers = { ...headers, 'Accept-Ranges': 'bytes' };
+    const range = req.method === 'GET' ? req.headers.range : undefined;
+    if (range !== undefined) {
+      identityAnswer(res);
+      const etag = res.getHeader('ETag');
+      const answer = ifRangeAllows(headerValue(req.headers['if-range']), typeof etag === 'string' ? etag : undefined) ? rangeAnswer(range, size) : { kind: 'whole' as const };
+      if (answer.kind === 'unsatisfiable') {
+        await fh?.close();
+        sendError(req, res, new HttpError(416, `The range ${range} is not within the file's ${size} bytes`, {
+          hints: ['Ask for bytes=0-99 (the first 100 bytes), bytes=100- (from byte 100 to the end) or bytes=-100 (the last 100 bytes)', `The file has ${size} bytes (Content-Range)`],
+          headers: { 'Content-Range': `bytes */${size}` },
+        }));
+        return true;
+      }
+      if (answer.kind === 'partial') part = answer;
+    }
+  }
+  if (part) {
+    const length = part.end - part.start + 1;
+    const partHeaders = { ...headers, 'Content-Range': `bytes ${part.start}-${part.end}/${size}` };
+    if (hit) {
+      sendBytes(req, res, contentType, hit.subarray(part.start, part.end + 1), 206, partHeaders);
+      return true;
+    }
+    res.writeHead(206, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': length, ...partHeaders });
+    await pipeFile(res, fh!, part);
+    return true;
+  }
+  if (hit) {
     sendBytes(req, res, contentType, hit, status, headers);
     return true;
   }
-  const fh = await open(path, 'r').catch(() => undefined);
-  if (!fh) return false;
-  const st = await fh.stat();
-  if (!st.isFile()) {
-    await fh.close();
-    return false;
-  }
-  if (st.size <= CACHE_FILE_MAX) {
-    const bytes = await fh.readFile().finally(() => fh.close());
+  if (size <= CACHE_FILE_MAX) {
+    const bytes = await fh!.readFile().finally(() => fh!.close());
     remember(path, bytes);
     sendBytes(req, res, contentType, bytes, status, headers);
     return true;
   }
-  res.writeHead(status, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': st.size, ...headers });
+  res.writeHead(status, { ...API_HEADERS, 'Content-Type': contentType, 'Content-Length': size, ...headers });
   if (req.method === 'HEAD') {
-    await fh.close();
+    await fh!.close();
     res.end();
     return true;
   }
-  const stream = fh.createReadStream();
+  await pipeFile(res, fh!);
+  return true;
+}
+
+/** Pipes a file (or its bytes start to end, inclusive) to the response, closing it. */
+async function pipeFile(res: ServerResponse, fh: Awaited<ReturnType<typeof open>>, part?: { start: number; end: number }): Promise<void> {
+  const stream = fh.createReadStream(part ? { start: part.start, end: part.end } : {});
   stream.on('error', () => res.destroy());
   res.on('close', () => stream.destroy());
   stream.pipe(res);
   await once(stream, 'close');
-  return true;
 }
 
 /** A client that takes nothing of a streamed answer for this long is disconnected, freeing its query. */
@@ -176,4 +231,9 @@ export async function writePieces(res: ServerResponse, pieces: AsyncIterable<str
     if (!res.write(piece)) await drained(res, pacing.stallMs ?? STALL_MS, pacing.slowMs ?? SLOW_CLIENT_MS, slow ? slowOnce : undefined);
   }
   res.end();
+}
+
+/** A request header's value, the first when sent several times. */
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
 }

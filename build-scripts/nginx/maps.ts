@@ -1,6 +1,8 @@
 /** The `map` blocks of nginx.conf: which file of the tree answers a request (rules from core/nginx/static-rules.ts). */
 import { ACCEPT_ANY, acceptExactly, BOOLEAN_VALUE, CLEAN_REQUEST_URI, escapeRegex, firstValueOf, queryOnlyOf, RADAR, TIMESERIES } from '../../core/nginx/static-rules.ts';
 import { q } from './quote.ts';
+import { SECURITY_HEADERS, QUERY_CSP } from '../../server/http-cache.ts';
+import { QUERY_PAGE_PREFIX } from '../../core/site/query-page.ts';
 
 function mapBlock(source: string, variable: string, entries: [string, string][], fallback: string): string {
   const lines = entries.map(([k, v]) => `    ${q(k)} ${q(v)};`);
@@ -75,6 +77,10 @@ export function maps(): string {
     '  # A pre-rendered chart is a download named after its series and chart (core/timeseries/charts.ts prerenderedFileName)',
     mapBlock('$snap_ts_file', 'snap_ts_disposition', [[`~^${escapeRegex(T)}/timeseries/(${TIMESERIES.id})/(${TIMESERIES.chartName})\\.png$`, TIMESERIES.chartDisposition('$1', '$2')]], ''),
     '',
+    '  # The Content-Security-Policy: the query page and its DuckDB-WASM worker compile WebAssembly (server/http-cache.ts cspFor)',
+    mapBlock('$uri', 'snap_csp', [[`~^${escapeRegex(QUERY_PAGE_PREFIX.slice(0, -1))}(/|$)`, QUERY_CSP]], SECURITY_HEADERS['Content-Security-Policy']!),
+    '  # A GET with a Range header (answered by @site_range on the site\'s files)',
+    mapBlock('$request_method:$http_range', 'snap_range', [['~^GET:.', '1']], ''),
     '  # The docs site: the path, else its index.html, else path.html (server/app.ts siteFile).',
     mapBlock('$uri', 'snap_site_file', [['~/$', '${uri}index.html']], '$uri'),
   ];

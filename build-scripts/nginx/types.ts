@@ -18,6 +18,8 @@ export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
   svg: { type: 'image/svg+xml', utf8: false },
   png: { type: 'image/png', utf8: false },
   pdf: { type: 'application/pdf', utf8: false },
+  parquet: { type: 'application/vnd.apache.parquet', utf8: false },
+  wasm: { type: 'application/wasm', utf8: false },
 };
 
 /**

@@ -45,8 +45,11 @@ export class HttpError extends Error {
   }
 }
 
+/** Errors of the site's files, never of an API path (so not in the OpenAPI document): a byte range outside a file (core/http/range.ts). */
+const SITE_FILE_REASONS: Record<number, string> = { 416: 'Range Not Satisfiable' };
+
 export function reasonPhrase(status: number): string {
-  return ERROR_STATUSES[status]?.reason ?? 'Error';
+  return ERROR_STATUSES[status]?.reason ?? SITE_FILE_REASONS[status] ?? 'Error';
 }
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -9,6 +9,8 @@ export const SITE_NAV: readonly { href: string; label: string }[] = [
   { href: '/docs/operators/', label: 'Operators' },
   { href: '/docs/snapshot/', label: 'Snapshot' },
   { href: '/docs/openapi/', label: 'OpenAPI' },
+  { href: '/docs/downloads/', label: 'Downloads' },
+  { href: '/query/', label: 'Query' },
   { href: '/browse/radars/', label: 'Radars' },
   { href: '/browse/availability/', label: 'Availability' },
   { href: '/browse/alarms/', label: 'Alarms' },
