@@ -3,7 +3,9 @@
  *
  * --series-factor K (1 to 100, default 1) makes the timeseries network K times as large: K × 103 stations and
  * K × 276 series (build-scripts/demo/timeseries/network.ts), for national-scale snapshots: `--series-factor 10
- * --days 3650` is about 10^9 observations.
+ * --days 3650` is about 10^9 observations. --fast-values swaps the timeseries' value models for a cheap one
+ * (series.ts fastModelOf: same series, cadences, gaps and nulls; plausible, not realistic values) for scale
+ * tests: the full models cost most of the generation's time.
  *
  * Writes a realistic, deterministic demo snapshot: `snapshot.json` and one Parquet file per table.
  * The folder is written beside its final name and renamed at the end, so a failed run leaves nothing half-written.
@@ -30,6 +32,7 @@ export async function writeDemoSnapshot(opts: {
   out: string;
   apis?: ApiName[];
   seriesFactor?: number;
+  fastValues?: boolean;
   log?: (l: string) => void;
 }): Promise<SnapshotManifest> {
   const from = new Date(`${opts.from}T00:00:00Z`);
@@ -47,11 +50,11 @@ export async function writeDemoSnapshot(opts: {
   await mkdir(tmp, { recursive: true });
   try {
     for (const api of apis) {
-      await generators[api]({ from, days: opts.days, seed: opts.seed, seriesFactor: factor, outDir: tmp, takenAt, log });
+      await generators[api]({ from, days: opts.days, seed: opts.seed, seriesFactor: factor, fastValues: opts.fastValues ?? false, outDir: tmp, takenAt, log });
     }
     const manifest: SnapshotManifest = {
       format_version: SNAPSHOT_FORMAT_VERSION,
-      name: `demo-${opts.from}-${opts.days}d-seed${opts.seed}${factor > 1 ? `-x${factor}` : ''}`,
+      name: `demo-${opts.from}-${opts.days}d-seed${opts.seed}${factor > 1 ? `-x${factor}` : ''}${opts.fastValues ? '-fast' : ''}`,
       taken_at: takenAt.toISOString(),
       apis,
     };
@@ -74,13 +77,14 @@ if (import.meta.main) {
       out: { type: 'string', default: '.snapshots/demo' },
       apis: { type: 'string' },
       'series-factor': { type: 'string', default: '1' },
+      'fast-values': { type: 'boolean', default: false },
     },
   });
   const apis = values.apis?.split(',').map((a) => a.trim()) as ApiName[] | undefined;
   for (const a of apis ?? []) if (!API_NAMES.includes(a)) { console.error(`--apis: unknown API '${a}'; one of ${API_NAMES.join(', ')}`); process.exit(2); }
   try {
     const t0 = performance.now();
-    const m = await writeDemoSnapshot({ from: values.from, days: Number(values.days), seed: Number(values.seed), out: values.out, seriesFactor: Number(values['series-factor']), ...(apis ? { apis } : {}) });
+    const m = await writeDemoSnapshot({ from: values.from, days: Number(values.days), seed: Number(values.seed), out: values.out, seriesFactor: Number(values['series-factor']), fastValues: values['fast-values'], ...(apis ? { apis } : {}) });
     console.error(`demo snapshot ${m.name} written to ${values.out} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   } catch (e) {
     console.error(`demo-snapshot: ${(e as Error).message}`);

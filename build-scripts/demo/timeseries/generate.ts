@@ -74,7 +74,7 @@ export async function generateTimeseriesDemo(o: DemoOptions): Promise<void> {
     } finally {
       conn.closeSync();
     }
-    const n = await writeObservations(instance, network.series, { seed: seed32(o.seed), fromMs, days: o.days }, parts, resolve(o.outDir, 'observations.parquet'), o.log);
+    const n = await writeObservations(instance, network.series, { seed: seed32(o.seed), fromMs, days: o.days, fast: o.fastValues ?? false }, parts, resolve(o.outDir, 'observations.parquet'), o.log);
     o.log(`  ${n.toLocaleString('en')} observations (about ${Math.round(n * NULL_PROBABILITY).toLocaleString('en')} null)`);
   } finally {
     instance.closeSync();

@@ -13,7 +13,7 @@
 import { resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { STREAM, num } from './noise.ts';
-import { modelOf } from './series.ts';
+import { fastModelOf, modelOf } from './series.ts';
 import { outagesOf } from './outages.ts';
 import type { SeriesDef } from './network.ts';
 
@@ -21,6 +21,8 @@ export interface ObservationContext {
   seed: number;
   fromMs: number;
   days: number;
+  /** The cheap value model (series.ts fastModelOf), for scale tests. */
+  fast?: boolean;
 }
 
 export const NULL_PROBABILITY = 0.0005;
@@ -40,7 +42,7 @@ export function instantRange(s: SeriesDef, days: number): [number, number] {
 export function seriesSelect(s: SeriesDef, ctx: ObservationContext): string | null {
   const [a, b] = instantRange(s, ctx.days);
   if (b <= a) return null;
-  const model = modelOf(ctx.seed, s);
+  const model = ctx.fast ? fastModelOf(ctx.seed, s) : modelOf(ctx.seed, s);
   const stepMs = s.stepMinutes * 60_000;
   const endMs = ctx.fromMs + ctx.days * 86_400_000;
   const firstK = (ms: number) => Math.ceil((ms - ctx.fromMs) / stepMs);
