@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
+import { gapFilter } from '../../build-scripts/demo/timeseries/observations.ts';
 import { validateSnapshot } from '../../build-scripts/snapshot/validate.ts';
 import { openDuckDB, sqlString } from '../../lib/duckdb.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
@@ -76,4 +77,29 @@ test('fast values: the same keys and nulls as the full models, values of the sam
     expect(Math.abs(b - a), String(r['p'])).toBeLessThan(Math.max(0.5 * Math.abs(a), 5));
     expect(Number(r['differ'])).toBeGreaterThan(Number(r['n']) / 3);
   }
+});
+
+test('gaps looked up by bucket keep exactly the instants outside every gap', async () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const n = 300_000;
+  const gaps: [number, number][] = [];
+  // gaps across bucket edges, longer than a bucket, back to back, at the very start and end
+  for (let x = 0; ; ) {
+    const y = x + 1 + Math.floor(random() * 3000);
+    if (y > n) break;
+    gaps.push([x, y]);
+    x = y + Math.floor(random() * 4000);
+  }
+  gaps.push([n - 5, n]);
+  const where = gapFilter(gaps, 1440);
+  expect(gaps.length).toBeGreaterThan(50);
+  expect(where).not.toContain(`k >= ${gaps[40]![0]} AND`); // by bucket, not one by one
+  const kept = await rows(`SELECT list(k ORDER BY k) AS k FROM range(0, ${n}) r(k) WHERE ${where}`);
+  const expected: number[] = [];
+  for (let k = 0, g = 0; k < n; k++) {
+    while (g < gaps.length && gaps[g]![1] <= k) g++;
+    if (!(g < gaps.length && gaps[g]![0] <= k)) expected.push(k);
+  }
+  expect((kept[0]?.['k'] as number[]).map(Number)).toEqual(expected);
 });
