@@ -91,6 +91,12 @@ export interface BuildOptions {
    * answers. Default: SNAPCAT_TIMESERIES_PROFILE, else `spec`. Recorded in build.json as `timeseriesProfile`.
    */
   timeseriesProfile?: TimeseriesProfile;
+  /**
+   * DuckDB's memory limit for validation and the databases (default 1GB). What does not fit spills to a scratch
+   * folder: the big tables are checked and written in passes sized to this limit (snapshot/key-passes.ts,
+   * timeseries/timeseries-db.ts), so a build's memory does not grow with the snapshot.
+   */
+  memoryLimit?: string;
 }
 
 /** Site builds one at a time in a process: Astro's build reads process-wide settings (environment, folder). */
@@ -108,7 +114,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   const t0 = performance.now();
   const progress = new Progress(process.stderr, opts.quiet ?? false);
   const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
-  const instance = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: scratch });
+  const instance = await openDuckDB({ threads: 2, memoryLimit: opts.memoryLimit ?? '1GB', tempDirectory: scratch });
   const conn = await instance.connect();
   const recorderConn = await instance.connect();
   try {

@@ -1,5 +1,11 @@
 /**
- * npm run demo-snapshot -- --from 2024-01-01 --days 30 --seed 1 --out DIR [--apis radarnet-mirror-v3,timeseries-v1]
+ * npm run demo-snapshot -- --from 2024-01-01 --days 30 --seed 1 --out DIR [--apis radarnet-mirror-v3,timeseries-v1] [--series-factor K]
+ *
+ * --series-factor K (1 to 100, default 1) makes the timeseries network K times as large: K × 103 stations and
+ * K × 276 series (build-scripts/demo/timeseries/network.ts), for national-scale snapshots: `--series-factor 10
+ * --days 3650` is about 10^9 observations. --fast-values swaps the timeseries' value models for a cheap one
+ * (series.ts fastModelOf: same series, cadences, gaps and nulls; plausible, not realistic values) for scale
+ * tests: the full models cost most of the generation's time.
  *
  * Writes a realistic, deterministic demo snapshot: `snapshot.json` and one Parquet file per table.
  * The folder is written beside its final name and renamed at the end, so a failed run leaves nothing half-written.
@@ -12,17 +18,29 @@ import { API_NAMES, MANIFEST_FILE, SNAPSHOT_FORMAT_VERSION, type ApiName, type S
 import type { DemoOptions } from './demo/options.ts';
 import { generateRadarDemo } from './demo/radar/generate.ts';
 import { generateTimeseriesDemo } from './demo/timeseries/generate.ts';
+import { MAX_NETWORK_FACTOR } from './demo/timeseries/network.ts';
 
 const generators: Record<ApiName, (o: DemoOptions) => Promise<void>> = {
   'radarnet-mirror-v3': generateRadarDemo,
   'timeseries-v1': generateTimeseriesDemo,
 };
 
-export async function writeDemoSnapshot(opts: { from: string; days: number; seed: number; out: string; apis?: ApiName[]; log?: (l: string) => void }): Promise<SnapshotManifest> {
+export async function writeDemoSnapshot(opts: {
+  from: string;
+  days: number;
+  seed: number;
+  out: string;
+  apis?: ApiName[];
+  seriesFactor?: number;
+  fastValues?: boolean;
+  log?: (l: string) => void;
+}): Promise<SnapshotManifest> {
   const from = new Date(`${opts.from}T00:00:00Z`);
   if (Number.isNaN(from.getTime())) throw new Error(`--from must be a date like 2024-01-01, not '${opts.from}'`);
   if (!Number.isInteger(opts.days) || opts.days < 1 || opts.days > 20000) throw new Error(`--days must be a whole number from 1 to 20000, not '${opts.days}'`);
   if (!Number.isInteger(opts.seed)) throw new Error(`--seed must be a whole number, not '${opts.seed}'`);
+  const factor = opts.seriesFactor ?? 1;
+  if (!Number.isInteger(factor) || factor < 1 || factor > MAX_NETWORK_FACTOR) throw new Error(`--series-factor must be a whole number from 1 to ${MAX_NETWORK_FACTOR}, not '${opts.seriesFactor}'`);
   const apis = opts.apis ?? [...API_NAMES];
   const out = resolve(opts.out);
   const tmp = resolve(dirname(out), `.${basename(out)}.tmp-${process.pid}`);
@@ -32,11 +50,11 @@ export async function writeDemoSnapshot(opts: { from: string; days: number; seed
   await mkdir(tmp, { recursive: true });
   try {
     for (const api of apis) {
-      await generators[api]({ from, days: opts.days, seed: opts.seed, outDir: tmp, takenAt, log });
+      await generators[api]({ from, days: opts.days, seed: opts.seed, seriesFactor: factor, fastValues: opts.fastValues ?? false, outDir: tmp, takenAt, log });
     }
     const manifest: SnapshotManifest = {
       format_version: SNAPSHOT_FORMAT_VERSION,
-      name: `demo-${opts.from}-${opts.days}d-seed${opts.seed}`,
+      name: `demo-${opts.from}-${opts.days}d-seed${opts.seed}${factor > 1 ? `-x${factor}` : ''}${opts.fastValues ? '-fast' : ''}`,
       taken_at: takenAt.toISOString(),
       apis,
     };
@@ -58,13 +76,15 @@ if (import.meta.main) {
       seed: { type: 'string', default: '1' },
       out: { type: 'string', default: '.snapshots/demo' },
       apis: { type: 'string' },
+      'series-factor': { type: 'string', default: '1' },
+      'fast-values': { type: 'boolean', default: false },
     },
   });
   const apis = values.apis?.split(',').map((a) => a.trim()) as ApiName[] | undefined;
   for (const a of apis ?? []) if (!API_NAMES.includes(a)) { console.error(`--apis: unknown API '${a}'; one of ${API_NAMES.join(', ')}`); process.exit(2); }
   try {
     const t0 = performance.now();
-    const m = await writeDemoSnapshot({ from: values.from, days: Number(values.days), seed: Number(values.seed), out: values.out, ...(apis ? { apis } : {}) });
+    const m = await writeDemoSnapshot({ from: values.from, days: Number(values.days), seed: Number(values.seed), out: values.out, seriesFactor: Number(values['series-factor']), fastValues: values['fast-values'], ...(apis ? { apis } : {}) });
     console.error(`demo snapshot ${m.name} written to ${values.out} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   } catch (e) {
     console.error(`demo-snapshot: ${(e as Error).message}`);

@@ -1,7 +1,9 @@
 /**
  * Snapshot validation holds when DuckDB has far less memory than a table needs (issue 23): a GROUP BY over the key
  * of 3 million observations runs out of memory at a 16 MB limit, and validation, which checks such a key in passes
- * (build-scripts/snapshot/key-passes.ts), still finds a duplicate placed anywhere, and passes a table without one.
+ * (build-scripts/snapshot/key-passes.ts), still finds a duplicate placed anywhere, and passes a table without one;
+ * and the database-only build, which writes the observations in passes of series (timeseries/timeseries-db.ts),
+ * builds the same database as without a limit.
  */
 import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,31 +12,41 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuckDB, sqlString } from '../../lib/duckdb.ts';
 import { SnapshotInvalid, validateSnapshot } from '../../build-scripts/snapshot/validate.ts';
 import { parseMemoryLimit, rangePasses } from '../../build-scripts/snapshot/key-passes.ts';
+import { build } from '../../build-scripts/build.ts';
+import { seriesPasses } from '../../build-scripts/timeseries/timeseries-db.ts';
+import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
 
 const ROWS = 3_000_000;
 const LIMIT = '16MB';
+/**
+ * The build's limit: writing a table takes a block (256 KB) per column and thread whatever its size, and the
+ * build writes tables of up to 15 columns, so it needs a few tens of MB at any observation count; 8 × 10^6
+ * observations are 160 MB as the database's sorted (sid, timestamp, value) rows, 2.5 times this limit.
+ */
+const BUILD_LIMIT = '64MB';
+const BUILD_ROWS = 8_000_000;
 const root = path.join(TEST_TMP, `validate-memory-${process.pid}`);
 
 let writer: DuckDBInstance;
 let small: DuckDBInstance;
 let conn: DuckDBConnection;
 
-/** A copy of the timeseries demo snapshot whose observations are ROWS rows over its real series, sorted by key. */
-async function bigSnapshot(name: string, duplicatesAt: number[] = []): Promise<string> {
+/** A copy of the timeseries demo snapshot whose observations are `rows` rows over its real series, sorted by key. */
+async function bigSnapshot(name: string, duplicatesAt: number[] = [], rows = ROWS): Promise<string> {
   const dir = path.join(root, name);
   await cp(inject('tsSnapshot'), dir, { recursive: true });
   const w = await writer.connect();
   const obs = path.join(dir, 'observations.parquet');
   const series = path.join(inject('tsSnapshot'), 'timeseries.parquet');
-  // Each series gets ROWS / n consecutive minutes; a duplicate at `d` repeats row d's key as row d + 1.
+  // Each series gets rows / n consecutive minutes; a duplicate at `d` repeats row d's key as row d + 1.
   await w.run(`COPY (
     WITH s AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k, count(*) OVER () AS n FROM read_parquet(${sqlString(series)})),
-    r AS (SELECT i FROM range(${ROWS}) t(i))
+    r AS (SELECT i FROM range(${rows}) t(i))
     SELECT s.id AS timeseries_id,
-           1704067200000 + 60000 * (CASE WHEN i - 1 IN (${[-2, ...duplicatesAt].join(', ')}) THEN i - 1 ELSE i END - s.k * (${ROWS} // s.n)) AS timestamp,
+           1704067200000 + 60000 * (CASE WHEN i - 1 IN (${[-2, ...duplicatesAt].join(', ')}) THEN i - 1 ELSE i END - s.k * (${rows} // s.n)) AS timestamp,
            CAST(i % 97 AS DOUBLE) AS value
-    FROM r JOIN s ON s.k = least(r.i // (${ROWS} // s.n), s.n - 1)
+    FROM r JOIN s ON s.k = least(r.i // (${rows} // s.n), s.n - 1)
     ORDER BY i
   ) TO ${sqlString(obs)} (FORMAT parquet)`);
   w.closeSync();
@@ -77,6 +89,56 @@ describe(`validation with a ${LIMIT} DuckDB memory limit`, () => {
   test('a duplicate in the last rows (the last pass) is found', async () => {
     const at = ROWS - 2;
     expect(await problemsOf(await bigSnapshot('last-duplicate', [at]))).toEqual([expect.stringMatching(duplicateMessage(at, ''))]);
+  });
+});
+
+describe(`the database-only build with a ${BUILD_LIMIT} DuckDB memory limit`, () => {
+  test('writes every observation in (sid, timestamp) order and the series\' first and last values', async () => {
+    const dir = await bigSnapshot('build', [], BUILD_ROWS);
+    const out = path.join(root, 'build-out');
+    await build({ snapshot: dir, out, quiet: true, dbOnly: true, memoryLimit: BUILD_LIMIT });
+    const w = await writer.connect();
+    try {
+      await w.run(`ATTACH ${sqlString(path.join(out, 'data', TIMESERIES_DB_FILE))} AS built (READ_ONLY)`);
+      const obs = sqlString(path.join(dir, 'observations.parquet'));
+      const keys = `(SELECT (row_number() OVER (ORDER BY id) - 1)::INTEGER AS sid, id FROM built.timeseries)`;
+      // the rows in stored order (rowid) are the snapshot's rows sorted by key, one for one
+      const [stored, expected] = await Promise.all([
+        `SELECT count(*)::DOUBLE AS n, bit_xor(hash(rowid, sid, "timestamp", "value")) AS h FROM built.observations`,
+        `SELECT count(*)::DOUBLE AS n, bit_xor(hash(r, sid, "timestamp", "value")) AS h FROM (
+           SELECT row_number() OVER (ORDER BY k.sid, o."timestamp") - 1 AS r, k.sid, o."timestamp", o."value"
+           FROM read_parquet(${obs}) o JOIN ${keys} k ON k.id = o.timeseries_id)`,
+      ].map(async (sql) => (await w.runAndReadAll(sql)).getRowObjectsJS()[0]));
+      expect(stored).toEqual(expected);
+      expect(stored?.['n']).toBe(BUILD_ROWS);
+      const firstLast = (await w.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM built.timeseries t FULL JOIN (
+          SELECT timeseries_id, min("timestamp") AS ft, arg_min("value", "timestamp") AS fv, max("timestamp") AS lt, arg_max("value", "timestamp") AS lv
+          FROM read_parquet(${obs}) WHERE "value" IS NOT NULL GROUP BY timeseries_id) b ON b.timeseries_id = t.id
+        WHERE t.first_timestamp IS DISTINCT FROM b.ft OR t.first_value IS DISTINCT FROM b.fv
+           OR t.last_timestamp IS DISTINCT FROM b.lt OR t.last_value IS DISTINCT FROM b.lv`)).getRowObjectsJS();
+      expect(firstLast).toEqual([{ n: 0 }]);
+    } finally {
+      w.closeSync();
+    }
+  }, 300_000);
+
+  test('series are packed into passes of at most the rows of a pass, in key order; a bigger series is a pass alone', () => {
+    const passes = seriesPasses(
+      [
+        { sid: 0, id: 'a', rows: 40 },
+        { sid: 1, id: 'b', rows: 50 },
+        { sid: 2, id: 'c', rows: 30 },
+        { sid: 3, id: 'd', rows: 250 },
+        { sid: 4, id: 'e', rows: 10 },
+      ],
+      100,
+    );
+    expect(passes).toEqual([
+      { loId: 'a', hiId: 'b', loSid: 0, hiSid: 1, rows: 90 },
+      { loId: 'c', hiId: 'c', loSid: 2, hiSid: 2, rows: 30 },
+      { loId: 'd', hiId: 'd', loSid: 3, hiSid: 3, rows: 250 },
+      { loId: 'e', hiId: 'e', loSid: 4, hiSid: 4, rows: 10 },
+    ]);
   });
 });
 

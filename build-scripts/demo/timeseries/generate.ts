@@ -10,7 +10,9 @@
  * where it ends (sensor lives, outages and warning-level revisions are fixed times after `from`),
  * so the snapshot of one more day holds every row of this one, unchanged, plus the new day's. Size: about 30,000 values per day (see `valuesPerDay`), so
  * 10^8 observations need about 3,400 days (`daysForObservations`); memory stays bounded because
- * DuckDB streams the values to disk (see observations.ts).
+ * DuckDB streams the values to disk (see observations.ts). `seriesFactor` k makes the network k times as
+ * large (k × 103 stations, k × 276 series, gauges of every other copy at 15 minutes: network.ts), so
+ * 10^9 observations are, for example, k = 10 over 10 years (3,650 days) or k = 3 over 30 years.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -27,9 +29,9 @@ import { writeTable } from './write.ts';
 /** Share of instants lost to outages (series and station outages together), measured over 365 days: 1.4 %. */
 export const GAP_SHARE = 0.014;
 
-/** Days of data that give about `n` observations (rows, nulls included) with the demo network. */
-export function daysForObservations(n: number): number {
-  return Math.ceil(n / (valuesPerDay(buildNetwork()) * (1 - GAP_SHARE)));
+/** Days of data that give about `n` observations (rows, nulls included) with the demo network `factor` times over. */
+export function daysForObservations(n: number, factor = 1): number {
+  return Math.ceil(n / (valuesPerDay(buildNetwork(factor)) * (1 - GAP_SHARE)));
 }
 
 /** The seed as a signed 32-bit integer (seeds are taken modulo 2^32), safe as a SQL literal. */
@@ -40,12 +42,13 @@ function seed32(seed: number): number {
 
 export async function generateTimeseriesDemo(o: DemoOptions): Promise<void> {
   const t0 = performance.now();
-  const network = buildNetwork();
+  const factor = o.seriesFactor ?? 1;
+  const network = buildNetwork(factor);
   const fromMs = o.from.getTime();
   const perDay = valuesPerDay(network, o.days);
   o.log(
     `timeseries: ${network.stations.length} stations, ${network.series.length} timeseries, ${o.days} days from ${o.from.toISOString().slice(0, 10)}: ` +
-      `about ${Math.round(perDay * o.days * (1 - GAP_SHARE)).toLocaleString('en')} observations (10^8 take about ${daysForObservations(1e8)} days)`,
+      `about ${Math.round(perDay * o.days * (1 - GAP_SHARE)).toLocaleString('en')} observations (10^8 take about ${daysForObservations(1e8, factor)} days, 10^9 ${daysForObservations(1e9, factor)})`,
   );
 
   const work = resolve(o.outDir, '.timeseries-work');
@@ -71,7 +74,7 @@ export async function generateTimeseriesDemo(o: DemoOptions): Promise<void> {
     } finally {
       conn.closeSync();
     }
-    const n = await writeObservations(instance, network.series, { seed: seed32(o.seed), fromMs, days: o.days }, parts, resolve(o.outDir, 'observations.parquet'), o.log);
+    const n = await writeObservations(instance, network.series, { seed: seed32(o.seed), fromMs, days: o.days, fast: o.fastValues ?? false }, parts, resolve(o.outDir, 'observations.parquet'), o.log);
     o.log(`  ${n.toLocaleString('en')} observations (about ${Math.round(n * NULL_PROBABILITY).toLocaleString('en')} null)`);
   } finally {
     instance.closeSync();

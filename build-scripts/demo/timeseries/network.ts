@@ -148,13 +148,36 @@ export const LIFECYCLE: Record<string, Pick<SeriesDef, 'activeFromDays' | 'activ
   ts_brocken_relative_humidity: { empty: true },
 };
 
-export function buildNetwork(): Network {
+/** Largest network factor: 100 copies of the network (27,600 series). */
+export const MAX_NETWORK_FACTOR = 100;
+
+/**
+ * Copy `copy` (2, 3, ...) of a place: the same river or climate, moved by up to ±0.2° in each direction (a
+ * hash of its id, so the same every run) and, for a gauge, by up to ±15 river kilometres (floods reach it a
+ * little earlier or later).
+ */
+function moved<T extends { lon: number; lat: number }>(place: T, id: string): T {
+  const h = fnv1a(`copy_${id}`);
+  const r = (shift: number) => (((h >>> shift) & 0x3ff) / 0x3ff - 0.5) * 0.4;
+  return { ...place, lon: Math.round((place.lon + r(0)) * 1000) / 1000, lat: Math.round((place.lat + r(10)) * 1000) / 1000 };
+}
+
+/**
+ * The demo network, `factor` times over (default 1: the 103 stations of places.ts). Copy 1 is the network
+ * itself, unchanged; copies 2 to `factor` add a station beside every station of it (`sta_koeln_rhein_2`,
+ * "Cologne 2 (Rhine)"), moved a little (`moved`), with its own noise, outages and warning levels, so a
+ * national-scale network has the same mix of phenomena. Gauges of even copies report every 15 minutes
+ * instead of 10 (both are common in real hydrological networks); weather stays 10-minute, precipitation and
+ * PM10 hourly. The ids of copy 1 never change, so a scaled snapshot holds the plain one's series too.
+ */
+export function buildNetwork(factor = 1): Network {
+  if (!Number.isInteger(factor) || factor < 1 || factor > MAX_NETWORK_FACTOR) throw new Error(`the network factor must be a whole number from 1 to ${MAX_NETWORK_FACTOR}, not ${factor}`);
   const stations: Station[] = [];
   const features: Resource[] = [];
   const series: SeriesDef[] = [];
   const refValues: RefValueDef[] = [];
 
-  const addSeries = (site: Site, phenomenon: PhenomenonKey) => {
+  const addSeries = (site: Site, phenomenon: PhenomenonKey, stepMinutes?: number) => {
     const st = site.station;
     const p = PHENOMENA[phenomenon];
     const id = `ts_${st.id.slice(4)}_${phenomenon}`;
@@ -169,7 +192,7 @@ export function buildNetwork(): Network {
       phenomenon,
       stationId: st.id,
       uom: p.uom,
-      stepMinutes: p.stepMinutes,
+      stepMinutes: stepMinutes ?? p.stepMinutes,
       key: fnv1a(id),
       site,
       ...(LIFECYCLE[id] ?? {}),
@@ -177,51 +200,58 @@ export function buildNetwork(): Network {
     return id;
   };
 
-  for (const g of GAUGES) {
-    const river = RIVERS[g.river];
-    const name = slug(`${g.de}_${g.river}`);
-    const station: Station = {
-      id: `sta_${name}`,
-      serviceId: SRV_RIVERS,
-      labels: { en: `${g.en ?? g.de} (${river.en})`, de: `${g.de} (${river.de})` },
-      lon: g.lon,
-      lat: g.lat,
-      key: fnv1a(`sta_${name}`),
-    };
-    stations.push(station);
-    features.push({ id: `foi_${name}`, serviceId: SRV_RIVERS, labels: { en: `${g.en ?? g.de} gauge, ${river.en}`, de: `Pegel ${g.de}, ${river.de}` } });
-    const site: Site = { kind: 'gauge', gauge: g, station };
-    const levelId = addSeries(site, 'water_level');
-    if (g.mq !== undefined) addSeries(site, 'discharge');
-    if (g.temp) addSeries(site, 'water_temperature');
-    for (const level of [1, 2, 3]) {
-      refValues.push({
-        id: `ref_${name}_ms${level}`,
-        labels: { en: `Warning level ${level}`, de: `Meldestufe ${level}` },
-        timeseriesId: levelId,
-        level,
-        base: warningLevel(g, level),
-      });
+  for (let copy = 1; copy <= factor; copy++) {
+    const suffix = copy === 1 ? '' : `_${copy}`;
+    const nth = copy === 1 ? '' : ` ${copy}`;
+    for (const place of GAUGES) {
+      const river = RIVERS[place.river];
+      const name = slug(`${place.de}_${place.river}`) + suffix;
+      const g = copy === 1 ? place : { ...moved(place, name), km: place.km + ((fnv1a(`km_${name}`) % 31) - 15) };
+      const gaugeStep = copy % 2 === 0 ? 15 : undefined;
+      const station: Station = {
+        id: `sta_${name}`,
+        serviceId: SRV_RIVERS,
+        labels: { en: `${g.en ?? g.de}${nth} (${river.en})`, de: `${g.de}${nth} (${river.de})` },
+        lon: g.lon,
+        lat: g.lat,
+        key: fnv1a(`sta_${name}`),
+      };
+      stations.push(station);
+      features.push({ id: `foi_${name}`, serviceId: SRV_RIVERS, labels: { en: `${g.en ?? g.de}${nth} gauge, ${river.en}`, de: `Pegel ${g.de}${nth}, ${river.de}` } });
+      const site: Site = { kind: 'gauge', gauge: g, station };
+      const levelId = addSeries(site, 'water_level', gaugeStep);
+      if (g.mq !== undefined) addSeries(site, 'discharge', gaugeStep);
+      if (g.temp) addSeries(site, 'water_temperature', gaugeStep);
+      for (const level of [1, 2, 3]) {
+        refValues.push({
+          id: `ref_${name}_ms${level}`,
+          labels: { en: `Warning level ${level}`, de: `Meldestufe ${level}` },
+          timeseriesId: levelId,
+          level,
+          base: warningLevel(g, level),
+        });
+      }
     }
-  }
 
-  for (const w of WEATHER_SITES) {
-    const name = slug(w.de);
-    const station: Station = {
-      id: `sta_${name}`,
-      serviceId: SRV_WEATHER,
-      labels: { en: w.en ?? w.de, de: w.de },
-      lon: w.lon,
-      lat: w.lat,
-      key: fnv1a(`sta_${name}`),
-    };
-    stations.push(station);
-    features.push({ id: `foi_${name}`, serviceId: SRV_WEATHER, labels: { en: `${w.en ?? w.de} monitoring site`, de: `Messstelle ${w.de}` } });
-    const site: Site = { kind: 'weather', site: w, station };
-    addSeries(site, 'air_temperature');
-    if (w.has.includes('H')) addSeries(site, 'relative_humidity');
-    if (w.has.includes('P')) addSeries(site, 'precipitation');
-    if (w.has.includes('M')) addSeries(site, 'pm10');
+    for (const place of WEATHER_SITES) {
+      const name = slug(place.de) + suffix;
+      const w = copy === 1 ? place : moved(place, name);
+      const station: Station = {
+        id: `sta_${name}`,
+        serviceId: SRV_WEATHER,
+        labels: { en: `${w.en ?? w.de}${nth}`, de: `${w.de}${nth}` },
+        lon: w.lon,
+        lat: w.lat,
+        key: fnv1a(`sta_${name}`),
+      };
+      stations.push(station);
+      features.push({ id: `foi_${name}`, serviceId: SRV_WEATHER, labels: { en: `${w.en ?? w.de}${nth} monitoring site`, de: `Messstelle ${w.de}${nth}` } });
+      const site: Site = { kind: 'weather', site: w, station };
+      addSeries(site, 'air_temperature');
+      if (w.has.includes('H')) addSeries(site, 'relative_humidity');
+      if (w.has.includes('P')) addSeries(site, 'precipitation');
+      if (w.has.includes('M')) addSeries(site, 'pm10');
+    }
   }
 
   const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -220,3 +220,28 @@ export function modelOf(seed: number, s: SeriesDef): Model {
   }
   throw new Error(`no value model for ${s.phenomenon} at a ${site.kind} site (${s.id})`);
 }
+
+/**
+ * The cheap model of a series (`--fast-values`, for scale tests of 10^9 observations): per phenomenon a mean of
+ * the right order for the site, a seasonal and a daily cosine, and uniform white noise, rounded as the full
+ * model rounds. About ten times cheaper than modelOf (no value noise, floods or weather fields), so DuckDB
+ * writes millions of rows a second; gaps, nulls and cadences stay those of the full model. The values are
+ * plausible but not realistic: no floods, no weather, no correlation between sites.
+ */
+export function fastModelOf(seed: number, s: SeriesDef): Model {
+  const site = s.site;
+  const noise = `(rnd(${seed}, ${s.key}, ${STREAM.white}, t // 60000) - 0.5)`;
+  const shape = (mean: number, season: number, dailyAmp: number, noiseAmp: number) =>
+    `${num(mean)} + ${num(season)} * cos(yr - ${day(200)}) + ${num(dailyAmp)} * cos(${num(TAU / 24)} * (hod - 14.0)) + ${num(noiseAmp)} * ${noise}`;
+  let value: string;
+  if (site.kind === 'gauge') {
+    const g = site.gauge;
+    if (s.phenomenon === 'water_level') value = `round(${shape(g.mw, 0.22 * g.mw, 0, 0.1 * g.mw)})`;
+    else if (s.phenomenon === 'discharge') value = `round(greatest(1.0, ${shape(g.mq ?? 100, 0.3 * (g.mq ?? 100), 0, 0.1 * (g.mq ?? 100))}), 1)`;
+    else value = `round(greatest(0.2, ${shape(RIVERS[g.river].meanWaterTemp, 8.5, 0.35, 0.6)}), 1)`;
+  } else if (s.phenomenon === 'air_temperature') value = `round(${shape(9.6 - 0.0055 * site.site.alt, 8, 3.5, 4)}, 1)`;
+  else if (s.phenomenon === 'relative_humidity') value = `round(least(100.0, greatest(15.0, ${shape(77, 8, -9, 20)})))`;
+  else if (s.phenomenon === 'precipitation') value = `round(greatest(0.0, ${shape(-0.5, 0.2, 0, 4)}), 1)`;
+  else value = `round(greatest(2.0, ${shape(site.site.pm ?? 18, 4, 3, 12)}))`;
+  return { layers: [], value };
+}
