@@ -24,6 +24,7 @@
  * (core/timeseries/profile.ts); any other value stops the build with exit code 1 before anything is written.
  */
 import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -36,6 +37,7 @@ import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
 import { MANIFEST_FILE, writeTreeManifest, type ManifestResult } from './lib/tree-manifest.ts';
 import { buildRadar } from './radar/build-radar.ts';
+import { recordHistory, SNAPSHOTS_FILE } from './lib/snapshot-history.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { tableReadSql } from './snapshot/files.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
@@ -120,6 +122,8 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     let base: BaseTree | undefined;
     // linking the served tree into the new folder (or recycling an older one) is a phase of its own
     progress.begin('base tree');
+    // the build served when this one starts: its snapshot is the one this one's change set is against
+    const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
     const folder = await buildAtomically(
       opts.out,
       async (dir, from) => {
@@ -158,7 +162,11 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         const tree = await state.totals(writer);
         const buildInfo = { snapshot: snap.manifest, timeseriesProfile, files: tree.files, bytes: tree.bytes };
         await writeFile(join(dir, 'build.json'), JSON.stringify(buildInfo, null, 2) + '\n');
-        if (opts.dbOnly) return;
+        if (opts.dbOnly) {
+          progress.begin('snapshot history');
+          stats['history seconds'] = (await recordHistory({ conn, folder: dir, previous, manifest: snap.manifest, manifestSha256: undefined })).seconds;
+          return;
+        }
         // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
         writer.write(OPENAPI_PATH, JSON.stringify(openApiDocument(), null, 2) + '\n');
         // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
@@ -172,9 +180,15 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         let manifest: ManifestResult | undefined;
         const all = await state.finish(writer, dir, {
           path: MANIFEST_FILE,
+          also: [SNAPSHOTS_FILE],
           write: async (filesSql) => {
             progress.begin('manifest');
             manifest = await writeTreeManifest(conn, recorderConn, writer, site, filesSql, dir, state.baseFolder);
+            // snapshots.json names the manifest's digest, so it is the one file of the tree the manifest does not list
+            progress.begin('snapshot history');
+            const history = await recordHistory({ conn, folder: dir, previous, manifest: snap.manifest, manifestSha256: manifest.sha256, newKeysSql: state.keysSql() });
+            stats['history seconds'] = history.seconds;
+            writer.write(SNAPSHOTS_FILE, history.json);
             progress.begin('tree state saved');
           },
         });

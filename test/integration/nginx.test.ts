@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { nginxConfig } from '../../build-scripts/nginx-config.ts';
-import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
+import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES, INDEX_PATHS } from '../../core/radar/routes.ts';
 import type { Format } from '../../core/radar/params.ts';
 import { staticFile as radarFile, variantFor } from '../../core/radar/static-tree.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../../core/timeseries/routes.ts';
@@ -490,7 +490,7 @@ describe('nginx: downloads and the BAS prefix', () => {
       expect([answer.status, fromTree, answer.headers['content-disposition']], target).toEqual([200, true, disposition]);
     }
     const index = JSON.parse((await rawRequest(radar.nginx.url, `${BAS_PREFIX}/`)).body.toString()) as { api_routes: { path: string }[] };
-    expect(index.api_routes.length).toBe(RADAR_ROUTES.length);
+    expect(index.api_routes.length).toBe(INDEX_PATHS.length);
     for (const r of index.api_routes) expect(r.path.startsWith(`${BAS_PREFIX}/`), r.path).toBe(true);
   });
 });
