@@ -569,6 +569,25 @@ describe('nginx: the endpoint\'s paths for operators', () => {
   });
 });
 
+describe('nginx: the snapshot history and the change API', () => {
+  test('/snapshots.json is the tree\'s file; <prefix>/changes always reaches the endpoint (200, 410, 400), in every format', async (ctx) => {
+    if (!nginxBin) return ctx.skip();
+    const name = radar.endpoint.build.manifest.name;
+    const cases: Case[] = [
+      { name: 'snapshots', target: '/snapshots.json', fromTree: true },
+      { name: 'changes', target: `${RADAR_PREFIX}/changes?since=${name}`, fromTree: false },
+      { name: 'changes, csv', target: `${RADAR_PREFIX}/changes?since=${name}&contentType=csv`, fromTree: false },
+      { name: 'changes, checksum', target: `${BAS_PREFIX}/changes?since=${name}&contentType=checksumReport`, fromTree: false },
+      { name: 'changes, too old', target: `${RADAR_PREFIX}/changes?since=2000-01-01`, fromTree: false },
+      { name: 'changes, no since', target: `${BAS_PREFIX}/changes`, fromTree: false },
+    ];
+    const r = await radar.compare(cases);
+    expect(r.differences).toEqual([]);
+    expect(r.toEndpoint).toBe(cases.length - 1);
+    expect((await radar.viaNginx(cases[4]!)).answer.status).toBe(410);
+  });
+});
+
 describe('nginx keeps answering from the tree when the endpoint is gone', () => {
   test('files still answer; a live request is 503 with the JSON error body', async (ctx) => {
     if (!nginxBin) return ctx.skip();
