@@ -37,7 +37,8 @@ import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
 import { MANIFEST_FILE, writeTreeManifest, type ManifestResult } from './lib/tree-manifest.ts';
 import { buildRadar } from './radar/build-radar.ts';
-import { recordHistory, SNAPSHOTS_FILE } from './lib/snapshot-history.ts';
+import { finishSnapshots, recordHistory, SNAPSHOTS_FILE } from './lib/snapshot-history.ts';
+import { writeFeeds } from './lib/feeds.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { tableReadSql } from './snapshot/files.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
@@ -162,11 +163,17 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         const tree = await state.totals(writer);
         const buildInfo = { snapshot: snap.manifest, timeseriesProfile, files: tree.files, bytes: tree.bytes };
         await writeFile(join(dir, 'build.json'), JSON.stringify(buildInfo, null, 2) + '\n');
+        // the snapshot and its change set against the served build (docs/changes.md), while the tree state's key
+        // fingerprints are at hand
+        progress.begin('snapshot history');
+        const history = await recordHistory({ conn, folder: dir, previous, manifest: snap.manifest, ...(opts.dbOnly ? {} : { newKeysSql: state.keysSql() }) });
+        stats['history seconds'] = history.seconds;
         if (opts.dbOnly) {
-          progress.begin('snapshot history');
-          stats['history seconds'] = (await recordHistory({ conn, folder: dir, previous, manifest: snap.manifest, manifestSha256: undefined })).seconds;
+          finishSnapshots(dir, history.document, undefined);
           return;
         }
+        progress.begin('feeds');
+        stats['feeds'] = await writeFeeds(conn, writer, dir, history.document);
         // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
         writer.write(OPENAPI_PATH, JSON.stringify(openApiDocument(), null, 2) + '\n');
         // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
@@ -185,10 +192,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
             progress.begin('manifest');
             manifest = await writeTreeManifest(conn, recorderConn, writer, site, filesSql, dir, state.baseFolder);
             // snapshots.json names the manifest's digest, so it is the one file of the tree the manifest does not list
-            progress.begin('snapshot history');
-            const history = await recordHistory({ conn, folder: dir, previous, manifest: snap.manifest, manifestSha256: manifest.sha256, newKeysSql: state.keysSql() });
-            stats['history seconds'] = history.seconds;
-            writer.write(SNAPSHOTS_FILE, history.json);
+            writer.write(SNAPSHOTS_FILE, finishSnapshots(dir, history.document, manifest.sha256));
             progress.begin('tree state saved');
           },
         });

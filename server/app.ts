@@ -34,6 +34,7 @@ const SITE_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.pdf': 'application/pdf',
   '.txt': 'text/plain; charset=utf-8',
+  '.atom': 'application/atom+xml',
 };
 
 /**

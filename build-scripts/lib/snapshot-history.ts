@@ -33,6 +33,7 @@ export const SNAPSHOTS_FILE = 'snapshots.json';
 export const RADAR_CHANGES_FILE = 'radar-changes.parquet';
 export const SERIES_CHANGES_FILE = 'series-changes.parquet';
 export const STATUS_CHANGES_FILE = 'status-changes.parquet';
+export const ALARM_CHANGES_FILE = 'alarm-changes.parquet';
 /** How many snapshots' change sets are kept: SNAPCAT_HISTORY_KEEP, default 30. */
 export const HISTORY_KEEP_ENV = 'SNAPCAT_HISTORY_KEEP';
 export const DEFAULT_HISTORY_KEEP = 30;
@@ -48,6 +49,8 @@ export interface SnapshotEntry {
   records: Record<string, number>;
   changes: {
     radar: Record<string, { added: number; changed: number; removed: number }>;
+    /** New alarm instances (transferred files with an alarm category). */
+    alarms: number;
     timeseries: { series: number; newObservations: number; statusChanges: number };
   } | null;
 }
@@ -84,6 +87,15 @@ const T_RADAR = 'memory.main.history_radar';
 const T_SERIES = 'memory.main.history_series';
 const T_STATUS = 'memory.main.history_status';
 const T_KEYS = 'memory.main.history_keys';
+const T_ALARMS = 'memory.main.history_alarms';
+const ALARM_COLUMNS = 'snapshot VARCHAR, taken_at TIMESTAMP, id BIGINT, transfer_id BIGINT, category VARCHAR, radar_code VARCHAR, filename VARCHAR, file_path VARCHAR, transfer_start TIMESTAMP';
+/** The history's tables: their columns, files and order. */
+const HISTORY_TABLES = [
+  { table: T_RADAR, columns: RADAR_COLUMNS, file: RADAR_CHANGES_FILE, order: 'taken_at DESC, snapshot, res, id' },
+  { table: T_SERIES, columns: SERIES_COLUMNS, file: SERIES_CHANGES_FILE, order: 'taken_at DESC, snapshot, timeseries_id' },
+  { table: T_STATUS, columns: STATUS_COLUMNS, file: STATUS_CHANGES_FILE, order: 'taken_at DESC, snapshot, timeseries_id, "timestamp"' },
+  { table: T_ALARMS, columns: ALARM_COLUMNS, file: ALARM_CHANGES_FILE, order: 'taken_at DESC, snapshot, id, transfer_id' },
+];
 
 export interface HistoryInput {
   conn: DuckDBConnection;
@@ -92,17 +104,27 @@ export interface HistoryInput {
   /** The served build's folder when this build started, if any. */
   previous: string | undefined;
   manifest: SnapshotManifest;
-  manifestSha256: string | undefined;
   /** This build's key fingerprints as SQL (the tree state's, TreeState.keysSql); else made from its database. */
   newKeysSql?: string;
   keep?: number;
 }
 
 export interface HistoryResult {
+  /** The kept snapshots, this build's first, its manifest digest not yet known (finishSnapshots). */
   document: SnapshotsDocument;
-  /** The bytes of snapshots.json (history/ and the tree's). */
-  json: string;
   seconds: number;
+}
+
+/**
+ * Writes `history/snapshots.json` with this build's manifest digest (undefined: a build without a tree) and
+ * returns its text, which the tree's `/snapshots.json` holds too.
+ */
+export function finishSnapshots(folder: string, document: SnapshotsDocument, manifestSha256: string | undefined): string {
+  const [first, ...rest] = document.snapshots;
+  const done: SnapshotsDocument = { keep: document.keep, snapshots: [{ ...first!, manifestSha256: manifestSha256 ?? null }, ...rest] };
+  const json = JSON.stringify(done, null, 2) + '\n';
+  writeFileSync(join(folder, HISTORY_DIR, SNAPSHOTS_FILE), json);
+  return json;
 }
 
 async function attach(conn: DuckDBConnection, file: string, alias: string): Promise<boolean> {
@@ -139,12 +161,17 @@ async function radarChanges(conn: DuckDBConnection, previous: string, snapshot: 
   const resources = [...RESOURCE_NAMES];
   const newKeys = newKeysSql ?? (await keysSql(conn, undefined, 'hist_new_radar', resources));
   const oldKeys = await keysSql(conn, previous, 'hist_old_radar', resources);
+  // the resources both builds fingerprinted (a build without a tree fingerprints every one)
+  const resOf = async (sql: string) => new Set((await all(conn, `SELECT DISTINCT res FROM (${sql})`)).map((r) => r['res'] as string));
+  const oldRes = await resOf(oldKeys);
+  const both = [...(await resOf(newKeys))].filter((r) => oldRes.has(r));
   await run(
     conn,
     `CREATE OR REPLACE TABLE ${T_KEYS} AS
      SELECT coalesce(n.res, o.res) AS res, coalesce(n.k, o.k) AS k, CASE WHEN o.k IS NULL THEN 'added' WHEN n.k IS NULL THEN 'removed' ELSE 'changed' END AS change
      FROM (${newKeys}) n FULL JOIN (${oldKeys}) o ON o.res = n.res AND o.k = n.k
-     WHERE n.fp IS DISTINCT FROM o.fp`,
+     WHERE n.fp IS DISTINCT FROM o.fp
+       AND coalesce(n.res, o.res) IN (${both.length ? both.map(sqlString).join(', ') : 'NULL'})`,
   );
   const present = (await all(conn, `SELECT DISTINCT res FROM ${T_KEYS}`)).map((r) => r['res'] as string);
   for (const res of present) {
@@ -184,6 +211,19 @@ async function radarChanges(conn: DuckDBConnection, previous: string, snapshot: 
   }
   // a key whose rows changed in fields the API does not show (an internal flag) is no change to a client
   await run(conn, `DELETE FROM ${T_RADAR} WHERE snapshot = ${sqlString(snapshot.name)} AND change = 'changed' AND len(fields) = 0`);
+  // the alarm instances this snapshot brought: instances with an alarm category of the transferred files whose
+  // records changed, that the previous snapshot did not have (by file and transfer)
+  if ((await tableExists(conn, 'hist_new_radar', 'transferred_alarm_x')) && (await tableExists(conn, 'hist_old_radar', 'transferred_alarm_x'))) {
+    await run(
+      conn,
+      `INSERT INTO ${T_ALARMS}
+       SELECT ${sqlString(snapshot.name)}, ${sqlString(snapshot.taken_at)}::TIMESTAMP, n.id, n.transfer_id, n.transferred_file_status, n.radar_code, n.filename, n.file_path, CAST(n.transfer_start_datetime AS TIMESTAMP)
+       FROM hist_new_radar.main.transferred_alarm_x n
+       WHERE n.id IN (SELECT k FROM ${T_KEYS} WHERE res = 'transferred' AND change <> 'removed')
+         AND NOT EXISTS (SELECT 1 FROM hist_old_radar.main.transferred_alarm_x o WHERE o.id = n.id AND o.transfer_id = n.transfer_id AND o.transferred_file_status = n.transferred_file_status)
+       ORDER BY n.id, n.transfer_id`,
+    );
+  }
   await run(conn, `DROP TABLE ${T_KEYS}`);
 }
 
@@ -260,7 +300,7 @@ async function countsOf(conn: DuckDBConnection, radar: boolean, ts: boolean): Pr
 async function carry(conn: DuckDBConnection, previous: string | undefined, keepNames: string[]): Promise<void> {
   if (previous === undefined || keepNames.length === 0) return;
   const names = keepNames.map(sqlString).join(', ');
-  for (const [table, file] of [[T_RADAR, RADAR_CHANGES_FILE], [T_SERIES, SERIES_CHANGES_FILE], [T_STATUS, STATUS_CHANGES_FILE]] as const) {
+  for (const { table, file } of HISTORY_TABLES) {
     const path = join(previous, HISTORY_DIR, file);
     if (existsSync(path)) await run(conn, `INSERT INTO ${table} SELECT * FROM read_parquet(${sqlString(path)}) WHERE snapshot IN (${names})`);
   }
@@ -276,9 +316,7 @@ export async function recordHistory(input: HistoryInput): Promise<HistoryResult>
   const prevManifest = previous === undefined ? undefined : (JSON.parse(readFileSync(join(previous, 'build.json'), 'utf8')) as { snapshot: SnapshotManifest }).snapshot;
   const prevName = prevManifest?.name;
   const rebuild = prevName === manifest.name;
-  await run(conn, `CREATE OR REPLACE TABLE ${T_RADAR} (${RADAR_COLUMNS})`);
-  await run(conn, `CREATE OR REPLACE TABLE ${T_SERIES} (${SERIES_COLUMNS})`);
-  await run(conn, `CREATE OR REPLACE TABLE ${T_STATUS} (${STATUS_COLUMNS})`);
+  for (const { table, columns } of HISTORY_TABLES) await run(conn, `CREATE OR REPLACE TABLE ${table} (${columns})`);
   const attached: string[] = [];
   const tryAttach = async (file: string, alias: string) => {
     if (await attach(conn, file, alias)) attached.push(alias);
@@ -293,7 +331,7 @@ export async function recordHistory(input: HistoryInput): Promise<HistoryResult>
       const old = prevDoc.snapshots.find((s) => s.name === manifest.name);
       kept = prevDoc.snapshots.filter((s) => s.name !== manifest.name).slice(0, keep - 1);
       await carry(conn, previous, [manifest.name, ...kept.map((s) => s.name)]);
-      entry = { name: manifest.name, taken_at: manifest.taken_at, base: old?.base ?? null, baseTakenAt: old?.baseTakenAt ?? null, manifestSha256: input.manifestSha256 ?? null, records: {}, changes: old?.changes ?? null };
+      entry = { name: manifest.name, taken_at: manifest.taken_at, base: old?.base ?? null, baseTakenAt: old?.baseTakenAt ?? null, manifestSha256: null, records: {}, changes: old?.changes ?? null };
     } else {
       kept = previous === undefined ? [] : (prevDoc?.snapshots.filter((s) => s.name !== manifest.name) ?? []).slice(0, keep - 1);
       await carry(conn, previous, kept.map((s) => s.name));
@@ -312,23 +350,21 @@ export async function recordHistory(input: HistoryInput): Promise<HistoryResult>
         }
         const [sr] = await all(conn, { sql: `SELECT count(*) AS series, coalesce(sum(new_observations), 0) AS obs FROM ${T_SERIES} WHERE snapshot = $s`, params: { s: manifest.name } });
         const [st] = await all(conn, { sql: `SELECT count(*) AS n FROM ${T_STATUS} WHERE snapshot = $s`, params: { s: manifest.name } });
-        changes = { radar: radarCounts, timeseries: { series: Number(sr!['series']), newObservations: Number(sr!['obs']), statusChanges: Number(st!['n']) } };
+        const [al] = await all(conn, { sql: `SELECT count(*) AS n FROM ${T_ALARMS} WHERE snapshot = $s`, params: { s: manifest.name } });
+        changes = { radar: radarCounts, alarms: Number(al!['n']), timeseries: { series: Number(sr!['series']), newObservations: Number(sr!['obs']), statusChanges: Number(st!['n']) } };
       }
-      entry = { name: manifest.name, taken_at: manifest.taken_at, base: prevManifest?.name ?? null, baseTakenAt: prevManifest?.taken_at ?? null, manifestSha256: input.manifestSha256 ?? null, records: {}, changes };
+      entry = { name: manifest.name, taken_at: manifest.taken_at, base: prevManifest?.name ?? null, baseTakenAt: prevManifest?.taken_at ?? null, manifestSha256: null, records: {}, changes };
     }
     entry.records = await countsOf(conn, attached.includes('hist_new_radar'), attached.includes('hist_new_ts'));
     const document: SnapshotsDocument = { keep, snapshots: [entry, ...kept] };
     const dir = join(folder, HISTORY_DIR);
     mkdirSync(dir, { recursive: true });
-    const order = (t: string) => (t === T_RADAR ? 'taken_at DESC, snapshot, res, id' : t === T_SERIES ? 'taken_at DESC, snapshot, timeseries_id' : 'taken_at DESC, snapshot, timeseries_id, "timestamp"');
-    for (const [table, file] of [[T_RADAR, RADAR_CHANGES_FILE], [T_SERIES, SERIES_CHANGES_FILE], [T_STATUS, STATUS_CHANGES_FILE]] as const) {
-      await run(conn, `COPY (SELECT * FROM ${table} ORDER BY ${order(table)}) TO ${sqlString(join(dir, file))} (FORMAT parquet, COMPRESSION zstd)`);
+    for (const { table, file, order } of HISTORY_TABLES) {
+      await run(conn, `COPY (SELECT * FROM ${table} ORDER BY ${order}) TO ${sqlString(join(dir, file))} (FORMAT parquet, COMPRESSION zstd)`);
     }
-    const json = JSON.stringify(document, null, 2) + '\n';
-    writeFileSync(join(dir, SNAPSHOTS_FILE), json);
-    return { document, json, seconds: (performance.now() - t0) / 1000 };
+    return { document, seconds: (performance.now() - t0) / 1000 };
   } finally {
     for (const a of [...attached].reverse()) await run(conn, `DETACH ${a}`);
-    for (const t of [T_RADAR, T_SERIES, T_STATUS, T_KEYS]) await run(conn, `DROP TABLE IF EXISTS ${t}`);
+    for (const t of [...HISTORY_TABLES.map((h) => h.table), T_KEYS]) await run(conn, `DROP TABLE IF EXISTS ${t}`);
   }
 }

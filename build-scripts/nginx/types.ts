@@ -18,6 +18,7 @@ export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
   svg: { type: 'image/svg+xml', utf8: false },
   png: { type: 'image/png', utf8: false },
   pdf: { type: 'application/pdf', utf8: false },
+  atom: { type: 'application/atom+xml', utf8: false },
 };
 
 /**

@@ -2,7 +2,9 @@
  * Snapshot history and the change API over two consecutive demo snapshots (the second built over the first):
  * the change API lists exactly the difference computed here, independently, from the two snapshots' Parquet
  * files (a DuckDB query of its own), in JSON, CSV and the checksum report; the timeseries change set likewise;
- * `since` older than the kept history is 410; /snapshots.json is the tree's file byte for byte.
+ * `since` older than the kept history is 410; /snapshots.json is the tree's file byte for byte; the Atom feeds
+ * parse as Atom, hold the entries the snapshots give (counted independently too), are linked from their pages
+ * and are the same bytes after a rebuild of the same snapshot.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +16,16 @@ import { RESOURCES } from '../../core/radar/resources.ts';
 import { BAS_PREFIX, RADAR_PREFIX } from '../../core/radar/routes.ts';
 import { all, openDuckDB, sqlString } from '../../lib/duckdb.ts';
 import { parseCsv } from '../helpers/csv.ts';
+import { parseAtom, type AtomRead } from '../helpers/atom.ts';
+import { closeSharedBrowser, describeProblems, DESKTOP, openPage, sharedBrowser } from '../helpers/browser.ts';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import { runTmp } from '../helpers/paths.ts';
 import { get, startEndpoint, type Served } from '../helpers/servers.ts';
+
+const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots-changes');
 
 interface Entry {
   snapshot: string;
@@ -53,7 +63,8 @@ describe('snapshot history and the change API', () => {
     day1 = m1.name;
     day2 = m2.name;
     await build({ snapshot: s1, out, quiet: true, site: false, charts: false });
-    await build({ snapshot: s2, out, quiet: true, site: false, charts: false });
+    // the second with its site: its pages link their feeds
+    await build({ snapshot: s2, out, quiet: true, charts: false });
     served = await startEndpoint(out);
     // the difference of the two snapshots' `files`, by id: added, removed, changed with the API fields it touches
     const apiFields = new Set([...RESOURCES.files.simple, ...RESOURCES.files.expanded].map((f) => f.name));
@@ -180,4 +191,137 @@ describe('snapshot history and the change API', () => {
     expect(recorded.length).toBeGreaterThan(100);
     expect(recorded.map((r) => [r['id'], Number(r['n'])])).toEqual(rows.map((r) => [r['id'], Number(r['n'])]));
   });
+
+  /** A feed of the tree, read through the endpoint, parsed and checked as Atom. */
+  async function feed(path: string): Promise<AtomRead> {
+    const res = await get(served.url, path);
+    expect(res.status, path).toBe(200);
+    expect(res.type).toBe('application/atom+xml');
+    return parseAtom(res.text);
+  }
+
+  test('radar feeds: one entry per radar and snapshot, with the count of new files, links that answer', async () => {
+    const conn = await (await duck).connect();
+    const perRadar = await all(
+      conn,
+      `SELECT r.radar_code AS code, count(*) AS n FROM read_parquet(${sqlString(join(s2, 'files.parquet'))}) f JOIN read_parquet(${sqlString(join(s2, 'radars.parquet'))}) r ON r.id = f.radar_id
+       WHERE f.id NOT IN (SELECT id FROM read_parquet(${sqlString(join(s1, 'files.parquet'))})) GROUP BY ALL ORDER BY ALL`,
+    );
+    const codes = (await all(conn, `SELECT radar_code FROM read_parquet(${sqlString(join(s2, 'radars.parquet'))}) ORDER BY 1`)).map((r) => r['radar_code'] as string);
+    conn.closeSync();
+    expect(perRadar.length).toBeGreaterThan(5);
+    const added = new Map(perRadar.map((r) => [r['code'] as string, Number(r['n'])]));
+    for (const code of codes) {
+      const f = await feed(`/feeds/radars/${code}.atom`);
+      expect(f.id).toBe(`urn:snapcat:feed:radar:${code}`);
+      expect(f.links).toContainEqual({ rel: 'self', type: 'application/atom+xml', href: `/feeds/radars/${code}.atom` });
+      expect(f.links).toContainEqual({ rel: 'alternate', type: 'text/html', href: `/browse/radars/${code}/` });
+      const n = added.get(code);
+      if (n === undefined) {
+        // no new file: at most an entry for changed ones
+        for (const e of f.entries) expect(e.title).toMatch(/^\w+: 0 new files/);
+        continue;
+      }
+      expect(f.entries.map((e) => e.id)).toEqual([`urn:snapcat:radar:${code}:${day2}`]);
+      const [e] = f.entries;
+      expect(e!.updated).toBe('2024-03-04T00:00:00.000Z');
+      expect(f.updated).toBe(e!.updated);
+      expect(e!.title).toMatch(new RegExp(`^${code}: ${n} new files?`));
+      const alternate = e!.links.find((l) => l.rel === 'alternate')!;
+      const entries = JSON.parse((await get(served.url, alternate.href)).text) as Entry[];
+      expect(entries.filter((x) => x.resource === 'files' && x.change === 'added').length).toBe(n);
+      expect(entries.every((x) => x.radar_code === code)).toBe(true);
+      for (const l of e!.links) expect((await get(served.url, l.href)).status, l.href).toBe(200);
+    }
+  });
+
+  test('the alarms feed: one entry per new alarm instance, as the two snapshots\' transfer instances give them', async () => {
+    const conn = await (await duck).connect();
+    const ti = (dir: string) => `read_parquet(${sqlString(join(dir, 'transfer_instances.parquet'))})`;
+    const rows = await all(
+      conn,
+      `SELECT n.file_id, n.transfer_id FROM ${ti(s2)} n WHERE n.status_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM ${ti(s1)} o WHERE o.file_id = n.file_id AND o.transfer_id = n.transfer_id AND o.status_id = n.status_id) ORDER BY 1, 2`,
+    );
+    conn.closeSync();
+    expect(rows.length).toBeGreaterThan(0);
+    const f = await feed('/feeds/alarms.atom');
+    expect(f.links).toContainEqual({ rel: 'alternate', type: 'text/html', href: '/browse/alarms/' });
+    expect(f.entries.map((e) => e.id.split(':').slice(3, 5).map(Number))).toEqual(rows.map((r) => [Number(r['file_id']), Number(r['transfer_id'])]));
+    expect(new Set(f.entries.map((e) => e.id)).size).toBe(f.entries.length);
+    for (const e of f.entries.slice(0, 5)) {
+      expect(e.updated).toBe('2024-03-04T00:00:00.000Z');
+      for (const l of e.links) expect((await get(served.url, l.href)).status, l.href).toBe(200);
+    }
+  });
+
+  test('status feeds per timeseries and per station: the recorded status changes, each entered or left level with time and value', async () => {
+    const conn = await (await duck).connect();
+    const recorded = await all(conn, `SELECT timeseries_id AS id, station_id AS station, "timestamp" AS t, "value" AS v, to_level FROM read_parquet(${sqlString(join(realpathSync(out), 'history', 'status-changes.parquet'))}) ORDER BY t DESC, id`);
+    conn.closeSync();
+    expect(recorded.length).toBeGreaterThan(0);
+    const id = recorded[0]!['id'] as string;
+    const mine = recorded.filter((r) => r['id'] === id);
+    const f = await feed(`/feeds/timeseries/${id}.atom`);
+    expect(f.entries.map((e) => e.id)).toEqual(mine.map((r) => `urn:snapcat:status:${id}:${encodeURIComponent(new Date(Number(r['t'])).toISOString())}`));
+    for (const [i, e] of f.entries.entries()) {
+      expect(e.updated).toBe(new Date(Number(mine[i]!['t'])).toISOString());
+      expect(e.title).toContain(mine[i]!['to_level'] === null ? 'left' : `entered ${mine[i]!['to_level'] as string}`);
+      expect(e.title).toContain(String(Number(mine[i]!['v'])));
+      for (const l of e.links) expect((await get(served.url, l.href)).status, l.href).toBe(200);
+    }
+    const station = recorded[0]!['station'] as string;
+    const sf = await feed(`/feeds/stations/${station}.atom`);
+    expect(sf.entries.length).toBe(recorded.filter((r) => r['station'] === station).length);
+  });
+
+  test('the pages link their feeds in the head', async () => {
+    const code = (JSON.parse((await get(served.url, `${RADAR_PREFIX}/radars?expanded=true`)).text) as { radar_code: string }[])[0]!.radar_code;
+    const series = (JSON.parse((await get(served.url, '/api/v1/timeseries')).text) as { id: string }[])[0]!.id;
+    for (const [page, href] of [
+      [`/browse/radars/${code}/`, `/feeds/radars/${code}.atom`],
+      ['/browse/alarms/', '/feeds/alarms.atom'],
+      [`/browse/timeseries/${series}/`, `/feeds/timeseries/${series}.atom`],
+    ] as const) {
+      const html = (await get(served.url, page)).text;
+      expect(html, page).toMatch(new RegExp(`<link rel="alternate" type="application/atom\\+xml" title="[^"]+" href="${href.replaceAll('.', '\\.')}"`));
+    }
+  });
+
+  test('the snapshots page: a citable line per snapshot (name, taken_at, manifest digest, URL) that the button copies', async () => {
+    const { browser } = await sharedBrowser();
+    const context = await browser.newContext({ ...DESKTOP, permissions: ['clipboard-read', 'clipboard-write'] });
+    try {
+      const { page, problems } = await openPage(context, `${served.url}/snapshots/`);
+      await page.waitForSelector('#cite-1');
+      expect(describeProblems(problems)).toEqual([]);
+      const doc = JSON.parse(readFileSync(join(realpathSync(out), 'site', 'snapshots.json'), 'utf8')) as { snapshots: { name: string; taken_at: string; manifestSha256: string }[] };
+      for (const [i, s] of doc.snapshots.entries()) {
+        const line = await page.textContent(`#cite-${i}`);
+        expect(line).toBe(`${s.name}, taken at ${s.taken_at}; manifest SHA-256 ${s.manifestSha256}; ${served.url}/ (verify: ${served.url}/manifest.sha256, list: ${served.url}/snapshots.json)`);
+      }
+      await page.getByRole('button', { name: `Copy the citable line of ${day2}` }).click();
+      await page.waitForFunction(() => document.querySelector('.cite-row button')?.textContent === 'Copied');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.textContent('#cite-0'));
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'snapshots.png'), fullPage: true });
+    } finally {
+      await context.close();
+      await closeSharedBrowser();
+    }
+  });
+
+  test('a rebuild of the same snapshot writes the same feeds and history', async () => {
+    const site = () => join(realpathSync(out), 'site');
+    // a radar with new files on the second day
+    const code = (JSON.parse((await get(served.url, `${RADAR_PREFIX}/changes?since=${day1}&expanded=true`)).text) as Entry[]).find((e) => e.resource === 'files')!.radar_code!;
+    const paths = ['/feeds/alarms.atom', `/feeds/radars/${code}.atom`, '/snapshots.json'];
+    const before = paths.map((p) => readFileSync(join(site(), p)).toString());
+    await build({ snapshot: s2, out, quiet: true, site: false, charts: false });
+    const after = paths.map((p) => readFileSync(join(site(), p)).toString());
+    expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+    // snapshots.json: the same history; only the manifest digest may differ (this rebuild has no site)
+    const strip = (t: string) => ({ ...JSON.parse(t), snapshots: (JSON.parse(t) as { snapshots: Record<string, unknown>[] }).snapshots.map(({ manifestSha256: _m, ...rest }) => rest) });
+    expect(strip(after[2]!)).toEqual(strip(before[2]!));
+  }, 300_000);
 });
