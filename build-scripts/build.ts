@@ -37,7 +37,7 @@ import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
 import { MANIFEST_FILE, writeTreeManifest, type ManifestResult } from './lib/tree-manifest.ts';
 import { buildRadar } from './radar/build-radar.ts';
-import { finishSnapshots, recordHistory, SNAPSHOTS_FILE } from './lib/snapshot-history.ts';
+import { finishSnapshots, recordHistory, SNAPSHOTS_FILE, type SnapshotsDocument } from './lib/snapshot-history.ts';
 import { writeFeeds } from './lib/feeds.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { tableReadSql } from './snapshot/files.ts';
@@ -83,6 +83,12 @@ export interface BuildOptions {
   /** Build the documentation and browsing site into the tree (default true; never for a database-only build). */
   site?: boolean;
   recordOrder?: boolean;
+  /**
+   * Record the snapshot history and write the files made from it (history/, snapshots.json, the Atom feeds;
+   * docs/changes.md). Default true. False gives a tree that depends on the snapshot alone, whatever was
+   * published before (tests that compare the trees of builds with different histories).
+   */
+  history?: boolean;
   /** Build into an empty folder, not over an earlier build's tree. */
   full?: boolean;
   /** See AtomicOptions.recycleAfterMs. */
@@ -165,15 +171,22 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         await writeFile(join(dir, 'build.json'), JSON.stringify(buildInfo, null, 2) + '\n');
         // the snapshot and its change set against the served build (docs/changes.md), while the tree state's key
         // fingerprints are at hand
-        progress.begin('snapshot history');
-        const history = await recordHistory({ conn, folder: dir, previous, manifest: snap.manifest, ...(opts.dbOnly ? {} : { newKeysSql: state.keysSql() }) });
-        stats['history seconds'] = history.seconds;
+        const withHistory = opts.history ?? true;
+        let history: SnapshotsDocument | undefined;
+        if (withHistory) {
+          progress.begin('snapshot history');
+          const recorded = await recordHistory({ conn, folder: dir, previous, manifest: snap.manifest, ...(opts.dbOnly ? {} : { newKeysSql: state.keysSql() }) });
+          history = recorded.document;
+          stats['history seconds'] = recorded.seconds;
+        }
         if (opts.dbOnly) {
-          finishSnapshots(dir, history.document, undefined);
+          if (history) finishSnapshots(dir, history, undefined);
           return;
         }
-        progress.begin('feeds');
-        stats['feeds'] = await writeFeeds(conn, writer, dir, history.document);
+        if (history) {
+          progress.begin('feeds');
+          stats['feeds'] = await writeFeeds(conn, writer, dir, history);
+        }
         // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
         writer.write(OPENAPI_PATH, JSON.stringify(openApiDocument(), null, 2) + '\n');
         // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
@@ -187,12 +200,12 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         let manifest: ManifestResult | undefined;
         const all = await state.finish(writer, dir, {
           path: MANIFEST_FILE,
-          also: [SNAPSHOTS_FILE],
+          also: history ? [SNAPSHOTS_FILE] : [],
           write: async (filesSql) => {
             progress.begin('manifest');
             manifest = await writeTreeManifest(conn, recorderConn, writer, site, filesSql, dir, state.baseFolder);
             // snapshots.json names the manifest's digest, so it is the one file of the tree the manifest does not list
-            writer.write(SNAPSHOTS_FILE, finishSnapshots(dir, history.document, manifest.sha256));
+            if (history) writer.write(SNAPSHOTS_FILE, finishSnapshots(dir, history, manifest!.sha256));
             progress.begin('tree state saved');
           },
         });
