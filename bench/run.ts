@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,overload,soak] [--minutes 10] [--ram-disk]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,overload,soak] [--minutes 10] [--ram-disk]
  *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full)
  * npm run soak (the 10-minute soak alone)
  *
@@ -23,6 +23,7 @@ import { runSiteBenchmarks } from './site.ts';
 import { runStaticVsNginx } from './static-vs-nginx.ts';
 import { indexSummary, runPostgresBench, SNAPCAT_WORKERS } from './postgres.ts';
 import { benchIncremental } from './incremental.ts';
+import { benchChanges } from './changes.ts';
 import { runCompressionBench } from './compression.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
@@ -65,6 +66,14 @@ if (want('incremental')) {
   row(`${i.days + 2} days over the recycled ${i.days}-day folder (two days of changes, no links: every daily build after the first two)`, `${i.recycled.seconds.toFixed(1)} s = **${((i.recycled.seconds / i.full.seconds) * 100).toFixed(1)}%**; ${i.recycled.stats['tree files written']} written`, '≤ 5%');
   const phase = (r: typeof i.full) => Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
   row('phases (s): full / linked / recycled', `${phase(i.full)} / ${phase(i.linked)} / ${phase(i.recycled)}`, '');
+}
+if (only?.includes('changes')) {
+  const c = await benchChanges(values.days ? Number(values.days) : 365, (l) => console.error(l));
+  const part = (s: number) => `${s.toFixed(2)} s = **${((s / c.daily.seconds) * 100).toFixed(1)}%**`;
+  row(`daily build of a ${c.days + 1}-day radar catalogue over the ${c.days}-day one (no site, no charts): ${c.daily.stats['tree files written']} files written`, `${c.daily.seconds.toFixed(1)} s`, '');
+  row('its change set and snapshot history (key comparison, changed fields, history Parquet)', part(c.historySeconds), '≤ 5%');
+  row('its Atom feeds', part(c.feedsSeconds), '');
+  row(`change API, a day's changes (${c.entries} entries, ${(c.bytes / 1e6).toFixed(1)} MB JSON), one request at a time`, `median **${c.jsonMedianMs.toFixed(1)} ms**, p99 ${c.jsonP99Ms.toFixed(1)} ms; checksum report median ${c.checksumMedianMs.toFixed(1)} ms`, '≤ 10 ms median');
 }
 if (want('astro-pages')) {
   const days = scale === 'full' ? 30 : 7;

@@ -24,6 +24,7 @@
  * (core/timeseries/profile.ts); any other value stops the build with exit code 1 before anything is written.
  */
 import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -36,6 +37,8 @@ import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
 import { MANIFEST_FILE, writeTreeManifest, type ManifestResult } from './lib/tree-manifest.ts';
 import { buildRadar } from './radar/build-radar.ts';
+import { finishSnapshots, recordHistory, SNAPSHOTS_FILE, type SnapshotsDocument } from './lib/snapshot-history.ts';
+import { writeFeeds } from './lib/feeds.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
 import { tableReadSql } from './snapshot/files.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
@@ -82,6 +85,12 @@ export interface BuildOptions {
   /** Build the documentation and browsing site into the tree (default true; never for a database-only build). */
   site?: boolean;
   recordOrder?: boolean;
+  /**
+   * Record the snapshot history and write the files made from it (history/, snapshots.json, the Atom feeds;
+   * docs/changes.md). Default true. False gives a tree that depends on the snapshot alone, whatever was
+   * published before (tests that compare the trees of builds with different histories).
+   */
+  history?: boolean;
   /** Build into an empty folder, not over an earlier build's tree. */
   full?: boolean;
   /** See AtomicOptions.recycleAfterMs. */
@@ -128,6 +137,8 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     let base: BaseTree | undefined;
     // linking the served tree into the new folder (or recycling an older one) is a phase of its own
     progress.begin('base tree');
+    // the build served when this one starts: its snapshot is the one this one's change set is against
+    const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
     const folder = await buildAtomically(
       opts.out,
       async (dir, from) => {
@@ -166,7 +177,24 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         const tree = await state.totals(writer);
         const buildInfo = { snapshot: snap.manifest, timeseriesProfile, files: tree.files, bytes: tree.bytes };
         await writeFile(join(dir, 'build.json'), JSON.stringify(buildInfo, null, 2) + '\n');
-        if (opts.dbOnly) return;
+        // the snapshot and its change set against the served build (docs/changes.md), while the tree state's key
+        // fingerprints are at hand
+        const withHistory = opts.history ?? true;
+        let history: SnapshotsDocument | undefined;
+        if (withHistory) {
+          progress.begin('snapshot history');
+          const recorded = await recordHistory({ conn, folder: dir, previous, manifest: snap.manifest, ...(opts.dbOnly ? {} : { newKeysSql: state.keysSql() }) });
+          history = recorded.document;
+          stats['history seconds'] = recorded.seconds;
+        }
+        if (opts.dbOnly) {
+          if (history) finishSnapshots(dir, history, undefined);
+          return;
+        }
+        if (history) {
+          progress.begin('feeds');
+          stats['feeds'] = await writeFeeds(conn, writer, dir, history);
+        }
         // The catalogue's tables as Parquet to query in place, and their index (downloads.ts, docs/downloads.md)
         const dl = await writeDownloads({ conn, apis: snap.manifest.apis, snapshot: snap.manifest, dataDir, buildDir: dir, writer, progress, baseFolder: state.baseFolder, scratch });
         stats['downloads written'] = dl.written;
@@ -186,9 +214,12 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
         let manifest: ManifestResult | undefined;
         const all = await state.finish(writer, dir, {
           path: MANIFEST_FILE,
+          also: history ? [SNAPSHOTS_FILE] : [],
           write: async (filesSql) => {
             progress.begin('manifest');
             manifest = await writeTreeManifest(conn, recorderConn, writer, site, filesSql, dir, state.baseFolder);
+            // snapshots.json names the manifest's digest, so it is the one file of the tree the manifest does not list
+            if (history) writer.write(SNAPSHOTS_FILE, finishSnapshots(dir, history, manifest!.sha256));
             progress.begin('tree state saved');
           },
         });

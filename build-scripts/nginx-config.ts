@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { errorBody, errorObject, HttpError } from '../core/http/errors.ts';
 import { HEALTH_PATH, METRICS_PATH } from '../core/http/route-family.ts';
 import { RADAR, TIMESERIES } from '../core/nginx/static-rules.ts';
+import { CHANGES_PATH } from '../core/radar/changes.ts';
 import { CACHE_CONTROL, SECURITY_HEADERS } from '../server/http-cache.ts';
 import { compression } from './nginx/compression.ts';
 import { maps } from './nginx/maps.ts';
@@ -231,7 +232,8 @@ ${maps()}
 
     # The bare prefixes redirect (the endpoint writes the 301)
 ${[R, ...RADAR.aliases, T].map(endpointLocation).join('')}    # The endpoint's paths for operators: never a file, always the endpoint (whose own state they report)
-${[HEALTH_PATH, METRICS_PATH].map(endpointLocation).join('')}${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
+${[HEALTH_PATH, METRICS_PATH].map(endpointLocation).join('')}    # The change API: live, from the build's snapshot history (docs/changes.md)
+${[R, ...RADAR.aliases].map((P) => endpointLocation(`${P}${CHANGES_PATH}`)).join('')}${[R, ...RADAR.aliases].map((P) => staticLocation(`^~ ${P}/`, '$snap_radar_file', '$snap_radar_file = ""', '      # (not sent when empty: the file is no download)\n      add_header Content-Disposition $snap_radar_download;\n')).join('\n')}
 ${staticLocation(`^~ ${T}/`, '$snap_ts_file', '$snap_ts_file = ""', `${typesBlock(TIMESERIES.jsonContentType, '      ')}\n      # (not sent when empty: only pre-rendered charts are downloads)\n      add_header Content-Disposition $snap_ts_disposition;\n`, 'Accept, Accept-Language')}
 ${staticLocation('/', '$snap_site_file $uri/index.html $uri.html', '$snap_ok = 0', '', 'Accept', true)}
 ${siteRangeLocation('$snap_site_file $uri/index.html $uri.html', opts.brotliModule !== undefined)}

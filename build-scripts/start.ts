@@ -1,10 +1,12 @@
 /**
  * npm start: the whole job on the demo snapshot. Generates the demo snapshot if there is none
  * (.snapshots/demo), builds it if the current build is not of it or not in the timeseries profile asked for
- * (SNAPCAT_TIMESERIES_PROFILE, default spec), then serves it on PORT/HOST under the same supervisor as
+ * (SNAPCAT_TIMESERIES_PROFILE, default spec), then serves it. The demo is published as two consecutive daily
+ * snapshots: the day before (`<snapshot>-previous`, one day fewer) is built first and the demo over it, so the
+ * snapshot history, the change API and the feeds have a day of changes (docs/changes.md). It then serves it on PORT/HOST under the same supervisor as
  * `npm run serve` (server/main.ts: one endpoint process, replaced when it dies).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MANIFEST_FILE } from '../core/snapshot/table-schema.ts';
@@ -14,6 +16,7 @@ import { parseProfile, PROFILE_ENV } from '../core/timeseries/profile.ts';
 import { build, BUILDABLE_APIS } from './build.ts';
 import { reasonToBuild } from './lib/start-plan.ts';
 import { writeDemoSnapshot } from './demo-snapshot.ts';
+import { HISTORY_DIR, SNAPSHOTS_FILE } from './lib/snapshot-history.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,14 +37,28 @@ function readJson(path: string): unknown {
 
 try {
   const profile = parseProfile(process.env[PROFILE_ENV]);
-  if (!existsSync(join(values.snapshot, MANIFEST_FILE))) {
+  const previousSnapshot = `${values.snapshot}-previous`;
+  let previousName: string | undefined;
+  if (values.snapshot === '.snapshots/demo') {
+    if (!existsSync(join(values.snapshot, MANIFEST_FILE)) || !existsSync(join(previousSnapshot, MANIFEST_FILE))) {
+      console.error(`generating the demo snapshots: 30 days from 2024-01-01, seed 1 (${values.snapshot}), and the day before (${previousSnapshot})`);
+      await writeDemoSnapshot({ from: '2024-01-01', days: 29, seed: 1, out: previousSnapshot, apis: BUILDABLE_APIS });
+      await writeDemoSnapshot({ from: '2024-01-01', days: 30, seed: 1, out: values.snapshot, apis: BUILDABLE_APIS });
+    }
+    previousName = (readJson(join(previousSnapshot, MANIFEST_FILE)) as { name?: string } | undefined)?.name;
+  } else if (!existsSync(join(values.snapshot, MANIFEST_FILE))) {
     console.error(`no snapshot at ${values.snapshot}: generating the demo snapshot (30 days from 2024-01-01, seed 1)`);
     await writeDemoSnapshot({ from: '2024-01-01', days: 30, seed: 1, out: values.snapshot, apis: BUILDABLE_APIS });
   }
   const manifest = readJson(join(values.snapshot, MANIFEST_FILE));
   const built = readJson(join(values.out, 'build.json')) as { snapshot?: unknown; timeseriesProfile?: unknown } | undefined;
-  const reason = reasonToBuild(manifest, built, profile);
+  const history = existsSync(values.out) ? (readJson(join(realpathSync(values.out), HISTORY_DIR, SNAPSHOTS_FILE)) as { snapshots?: { name?: unknown }[] } | undefined) : undefined;
+  const reason = reasonToBuild(manifest, built, profile, previousName, history);
   if (reason !== undefined) {
+    if (previousName !== undefined) {
+      console.error(`building ${previousSnapshot} into ${values.out} (timeseries profile ${profile}): the day before the demo`);
+      await build({ snapshot: previousSnapshot, out: values.out, timeseriesProfile: profile });
+    }
     console.error(`building ${values.snapshot} into ${values.out} (timeseries profile ${profile}): ${reason}`);
     await build({ snapshot: values.snapshot, out: values.out, timeseriesProfile: profile });
   } else {

@@ -13,7 +13,8 @@ import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { preflightHeaders, READ_METHODS } from '../core/http/cors.ts';
 import { handleTimeseries, timeseriesMethods, type TimeseriesOptions } from './timeseries-handler.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
-import { sendError, trySendFile } from './respond.ts';
+import { sendBytes, sendError, trySendFile } from './respond.ts';
+import { buildHistory } from './changes-handler.ts';
 import { applyBaseHeaders, applyCommonHeaders, BASE_HEADERS, forgetCaching } from './http-cache.ts';
 import { compressAnswers } from './compression.ts';
 import { AnswerCache } from './answer-cache.ts';
@@ -36,6 +37,7 @@ const SITE_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.parquet': 'application/vnd.apache.parquet',
   '.wasm': 'application/wasm',
+  '.atom': 'application/atom+xml',
 };
 
 /**
@@ -179,6 +181,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
   }
   const radarPrefix = radarPrefixOf(url.pathname);
   if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix);
+  // the snapshot history, in the tree too, but answered from the build's history/ so that a build without a tree has it
+  if (url.pathname === '/snapshots.json') {
+    const history = buildHistory(build);
+    if (history) return sendBytes(req, res, 'application/json', history.bytes);
+  }
   const file = await siteFile(build, url.pathname);
   // the site's files and the downloads answer byte ranges (core/http/range.ts)
   if (file && (await trySendFile(req, res, file, SITE_TYPES[extname(file)] ?? 'application/octet-stream', {}, 200, { ranges: true }))) return;

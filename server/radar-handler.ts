@@ -22,6 +22,8 @@ import { holdsPrefix, staticFile, treeFileRequest, variantFor } from '../core/ra
 import { materializedJoinedBytes, streamJoinedBytes } from '../lib/duckdb.ts';
 import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
+import { handleChanges } from './changes-handler.ts';
+import { CHANGES_PATH } from '../core/radar/changes.ts';
 
 const CONTENT_TYPES: Record<Format, string> = {
   json: 'application/json',
@@ -106,6 +108,7 @@ function downloadHeaders(name: string | undefined): Record<string, string> {
 export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false, prefix: RadarPrefix = RADAR_PREFIX): Promise<void> {
   const rest = url.pathname.slice(prefix.length);
   if (rest === '') return redirect(req, res, `${prefix}/${url.search}`);
+  if (rest === CHANGES_PATH) return handleChanges(req, res, url, build, prefix);
   if (!liveOnly && (await sendTreeFile(req, res, rest, build, prefix))) return;
   const match = matchRadarRoute(rest);
   if (!match) {

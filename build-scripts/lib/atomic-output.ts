@@ -35,7 +35,7 @@ export interface AtomicOptions {
 }
 
 /** What a recycled folder holds besides its tree: all of it is made again by the build. */
-const REMADE = ['data', 'build.json', BROWSE_SUMMARY_FILE, 'nginx.conf', 'site-files.json'];
+const REMADE = ['data', 'history', 'build.json', BROWSE_SUMMARY_FILE, 'nginx.conf', 'site-files.json'];
 
 function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');

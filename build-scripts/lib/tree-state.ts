@@ -211,6 +211,11 @@ export class TreeState {
     );
   }
 
+  /** The SQL of this build's key fingerprints (`res`, `k`, `fp`), until finish() ends. */
+  keysSql(): string {
+    return `SELECT res, k, fp FROM ${NEW_KEYS}`;
+  }
+
   /** The SQL of the changed keys of resource `res` (compareKeys), for `WHERE k IN (…)`. */
   changedKeysOfSql(res: string): string {
     return `SELECT k FROM ${CHANGED_KEYS} WHERE res = ${sqlString(res)}`;
@@ -393,14 +398,19 @@ export class TreeState {
    * file of the tree, `(path, digest)`, and writes the file `path` through the writer, which is recorded too
    * (the base's file of that name is left to it, not removed).
    */
-  async finish(writer: TreeWriter, folder: string, lastFile?: { path: string; write: (filesSql: string) => Promise<void> }): Promise<{ files: number; bytes: number }> {
+  async finish(writer: TreeWriter, folder: string, lastFile?: { path: string; also?: string[]; write: (filesSql: string) => Promise<void> }): Promise<{ files: number; bytes: number }> {
     await this.recordFiles(writer.files);
-    if (this.overBase) for (const path of await this.staleFiles()) if (path !== lastFile?.path) writer.remove(path);
+    const last = new Set(lastFile ? [lastFile.path, ...(lastFile.also ?? [])] : []);
+    if (this.overBase) for (const path of await this.staleFiles()) if (!last.has(path)) writer.remove(path);
     if (lastFile) {
       await lastFile.write(`SELECT p.prefix || n.k || p.suffix AS path, CAST(n.h AS VARCHAR) AS digest FROM ${ALL_ID_ROWS} n JOIN ${tagPathsSql(this.meta.tags)} USING (tag) UNION ALL SELECT path, md5 FROM ${NEW_FILES}`);
-      const f = writer.files.get(lastFile.path);
-      if (!f) throw new Error(`tree state: ${lastFile.path} was not written`);
-      await this.recordFiles([[lastFile.path, f]]);
+      const written: [string, { md5: string; bytes: number }][] = [];
+      for (const path of last) {
+        const f = writer.files.get(path);
+        if (f) written.push([path, f]);
+        else if (path === lastFile.path) throw new Error(`tree state: ${lastFile.path} was not written`);
+      }
+      await this.recordFiles(written);
     }
     const tree = await this.totals(writer);
     rmSync(join(folder, TREE_STATE_META), { force: true });

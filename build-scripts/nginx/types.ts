@@ -20,6 +20,7 @@ export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
   pdf: { type: 'application/pdf', utf8: false },
   parquet: { type: 'application/vnd.apache.parquet', utf8: false },
   wasm: { type: 'application/wasm', utf8: false },
+  atom: { type: 'application/atom+xml', utf8: false },
 };
 
 /**

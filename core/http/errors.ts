@@ -11,6 +11,7 @@ export const ERROR_STATUSES: Record<number, { reason: string; when: string }> = 
   404: { reason: 'Not Found', when: 'No such path, or no resource with that id (or none that matches the filters given).' },
   405: { reason: 'Method Not Allowed', when: 'A method the path does not answer; the Allow header lists those it does.' },
   406: { reason: 'Not Acceptable', when: 'The Accept header, contentType parameter or path extension names only media types this path cannot produce; the hints list those it can.' },
+  410: { reason: 'Gone', when: "The change API's since names a snapshot, or a time, older than the kept snapshot history; the hints name the oldest snapshot it can answer." },
   413: { reason: 'Payload Too Large', when: 'The request body is larger than the API reads (the connection is closed).' },
   431: { reason: 'Request Header Fields Too Large', when: 'The request line or headers are longer than the server reads (16 KB).' },
   500: { reason: 'Internal Server Error', when: 'An unexpected failure of the server; never sent for bad input.' },

@@ -182,7 +182,18 @@ export function matchRadarRoute(path: string): RouteMatch | undefined {
   return undefined;
 }
 
+/**
+ * Paths the endpoint answers that are no record route (no resource, no file of the tree): the change API
+ * (core/radar/changes.ts), answered live from the build's snapshot history.
+ */
+export const LIVE_ROUTES: { path: string; description: string }[] = [
+  { path: '/changes', description: 'What was added, changed (which fields) or removed in the snapshots after since (a snapshot name or an ISO 8601 datetime): JSON, CSV or the added and changed files as a checksum report.' },
+];
+
+/** Every path the index lists, after the prefix: the record routes, then the live ones. */
+export const INDEX_PATHS: string[] = [...RADAR_ROUTES.map((r) => r.path), ...LIVE_ROUTES.map((r) => r.path)];
+
 /** The index document: every endpoint, `/` included, under the prefix the request came in on. */
 export function indexDocument(prefix: RadarPrefix = RADAR_PREFIX): { api_routes: { method: string; path: string }[] } {
-  return { api_routes: RADAR_ROUTES.map((r) => ({ method: 'GET', path: `${prefix}${r.path}` })) };
+  return { api_routes: INDEX_PATHS.map((p) => ({ method: 'GET', path: `${prefix}${p}` })) };
 }

@@ -49,15 +49,18 @@ describe('incremental builds', () => {
     rmSync(work, { recursive: true, force: true });
     day2 = join(work, 'snapshot-2d');
     day3 = join(work, 'snapshot-3d');
+    // history: false everywhere here: these builds compare trees of one snapshot built with different pasts (into
+    // another output, over an older or newer day), and snapshots.json and the feeds record the past (docs/changes.md;
+    // test/integration/changes.test.ts checks them, and that a rebuild of a snapshot gives the same)
     // one more day of the same network: the snapshot an operator publishes the next day
     await writeDemoSnapshot({ from: '2024-03-01', days: 2, seed: 5, out: day2, log: () => {} });
     await writeDemoSnapshot({ from: '2024-03-01', days: 3, seed: 5, out: day3, log: () => {} });
-    const r1 = await build({ snapshot: day2, out: out(), quiet: true });
+    const r1 = await build({ snapshot: day2, out: out(), quiet: true, history: false });
     first = { result: r1, tree: readTree(r1.folder) };
-    const r2 = await build({ snapshot: day3, out: out(), quiet: true });
+    const r2 = await build({ snapshot: day3, out: out(), quiet: true, history: false });
     second = { result: r2, tree: readTree(r2.folder) };
     firstAfter = readTree(r1.folder);
-    const r3 = await build({ snapshot: day3, out: join(work, 'full'), quiet: true, full: true });
+    const r3 = await build({ snapshot: day3, out: join(work, 'full'), quiet: true, full: true, history: false });
     full = { result: r3, tree: readTree(r3.folder) };
   }, 600_000);
 
@@ -117,13 +120,13 @@ describe('incremental builds', () => {
   test('with the served build old enough, the build before it is recycled in place', async () => {
     // dist -> day 3 now; the day-2 folder is the one before it. Building day 2 again recycles that folder:
     // nothing differs, so nothing is written.
-    const again = await build({ snapshot: day2, out: out(), quiet: true, recycleAfterMs: 0 });
+    const again = await build({ snapshot: day2, out: out(), quiet: true, recycleAfterMs: 0, history: false });
     expect(again.base?.how).toBe('recycled');
     expect(again.stats['tree files written']).toBe(0);
     expect(again.stats['manifest files hashed']).toBe(0);
     sameBytes(readTree(again.folder), first.tree);
     // and back to day 3 over the day-3 folder, recycled too, against the build into an empty folder
-    const third = await build({ snapshot: day3, out: out(), quiet: true, recycleAfterMs: 0 });
+    const third = await build({ snapshot: day3, out: out(), quiet: true, recycleAfterMs: 0, history: false });
     expect(third.base?.how).toBe('recycled');
     expect(third.stats['tree files written']).toBe(0);
     sameBytes(readTree(third.folder), full.tree);
@@ -146,10 +149,10 @@ describe('incremental builds', () => {
       // built over the served tree, hard-linked: its files, shared, must not be written to
       const served = resolve(dirname(out()), readlinkSync(out()));
       const servedTree = readTree(served);
-      const over = await build({ snapshot: edited, out: out(), quiet: true });
+      const over = await build({ snapshot: edited, out: out(), quiet: true, history: false });
       expect(over.base?.how).toBe('linked');
       sameBytes(readTree(served), servedTree);
-      const fullEdited = await build({ snapshot: edited, out: join(work, 'full-edited'), quiet: true, full: true });
+      const fullEdited = await build({ snapshot: edited, out: join(work, 'full-edited'), quiet: true, full: true, history: false });
       const tree = readTree(over.folder);
       sameBytes(tree, readTree(fullEdited.folder));
       const before = readTree(full.result.folder);
@@ -165,7 +168,7 @@ describe('incremental builds', () => {
       const older = readdirSync(`${out()}.builds`).map((e) => join(`${out()}.builds`, e)).find((f) => f !== over.folder)!;
       const collection = 'radarnet/mirror/v3/files.json';
       const olderFile = readTree(older).get(collection)!;
-      const recycled = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0 });
+      const recycled = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0, history: false });
       expect(recycled.base?.how).toBe('recycled');
       const recycledTree = readTree(recycled.folder);
       sameBytes(recycledTree, readTree(fullEdited.folder));
@@ -179,7 +182,7 @@ describe('incremental builds', () => {
       const bytes = readFileSync(tampered);
       bytes[1] = bytes[1] === 0x7b ? 0x20 : 0x7b;
       writeFileSync(tampered, bytes);
-      const again = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0 });
+      const again = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0, history: false });
       expect(again.base?.how).toBe('recycled');
       sameBytes(readTree(again.folder), readTree(fullEdited.folder));
     } finally {
@@ -208,9 +211,9 @@ describe('incremental builds', () => {
       conn.closeSync();
       db.closeSync();
     }
-    const over = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0 });
+    const over = await build({ snapshot: edited, out: out(), quiet: true, recycleAfterMs: 0, history: false });
     expect(over.base?.how).toBe('recycled');
-    const fullEdited = await build({ snapshot: edited, out: join(work, 'full-first-block'), quiet: true, full: true });
+    const fullEdited = await build({ snapshot: edited, out: join(work, 'full-first-block'), quiet: true, full: true, history: false });
     sameBytes(readTree(over.folder), readTree(fullEdited.folder));
   }, 300_000);
 });

@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { nginxConfig } from '../../build-scripts/nginx-config.ts';
-import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
+import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES, INDEX_PATHS } from '../../core/radar/routes.ts';
 import type { Format } from '../../core/radar/params.ts';
 import { staticFile as radarFile, variantFor } from '../../core/radar/static-tree.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../../core/timeseries/routes.ts';
@@ -490,7 +490,7 @@ describe('nginx: downloads and the BAS prefix', () => {
       expect([answer.status, fromTree, answer.headers['content-disposition']], target).toEqual([200, true, disposition]);
     }
     const index = JSON.parse((await rawRequest(radar.nginx.url, `${BAS_PREFIX}/`)).body.toString()) as { api_routes: { path: string }[] };
-    expect(index.api_routes.length).toBe(RADAR_ROUTES.length);
+    expect(index.api_routes.length).toBe(INDEX_PATHS.length);
     for (const r of index.api_routes) expect(r.path.startsWith(`${BAS_PREFIX}/`), r.path).toBe(true);
   });
 });
@@ -566,6 +566,25 @@ describe('nginx: the endpoint\'s paths for operators', () => {
     const metrics = await radar.viaNginx({ name: 'metrics', target: '/metrics' });
     expect(metrics.answer.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(metrics.answer.body.toString()).toMatch(/^snapcat_http_requests_total\{family="health",status="200"\} \d+$/m);
+  });
+});
+
+describe('nginx: the snapshot history and the change API', () => {
+  test('/snapshots.json is the tree\'s file; <prefix>/changes always reaches the endpoint (200, 410, 400), in every format', async (ctx) => {
+    if (!nginxBin) return ctx.skip();
+    const name = radar.endpoint.build.manifest.name;
+    const cases: Case[] = [
+      { name: 'snapshots', target: '/snapshots.json', fromTree: true },
+      { name: 'changes', target: `${RADAR_PREFIX}/changes?since=${name}`, fromTree: false },
+      { name: 'changes, csv', target: `${RADAR_PREFIX}/changes?since=${name}&contentType=csv`, fromTree: false },
+      { name: 'changes, checksum', target: `${BAS_PREFIX}/changes?since=${name}&contentType=checksumReport`, fromTree: false },
+      { name: 'changes, too old', target: `${RADAR_PREFIX}/changes?since=2000-01-01`, fromTree: false },
+      { name: 'changes, no since', target: `${BAS_PREFIX}/changes`, fromTree: false },
+    ];
+    const r = await radar.compare(cases);
+    expect(r.differences).toEqual([]);
+    expect(r.toEndpoint).toBe(cases.length - 1);
+    expect((await radar.viaNginx(cases[4]!)).answer.status).toBe(410);
   });
 });
 

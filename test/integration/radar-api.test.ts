@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
+import { RADAR_PREFIX, RADAR_ROUTES, INDEX_PATHS } from '../../core/radar/routes.ts';
 import { get, startEndpoint, type Served } from '../helpers/servers.ts';
 
 let s: Served;
@@ -55,7 +55,7 @@ describe('every route', () => {
 
   test('/ is the index of every route; the bare prefix redirects to it', async () => {
     const index = await json<{ api_routes: { method: string; path: string }[] }>(`${P}/`);
-    expect(index.api_routes.map((r) => r.path)).toEqual(RADAR_ROUTES.map((r) => `${P}${r.path}`));
+    expect(index.api_routes.map((r) => r.path)).toEqual(INDEX_PATHS.map((r) => `${P}${r}`));
     const r = await get(s.url, `${P}?expanded=true`);
     expect(r.status).toBe(301);
     expect(r.headers.get('location')).toBe(`${P}/?expanded=true`);

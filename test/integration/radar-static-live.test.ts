@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { demoFileContent } from '../../build-scripts/demo/radar/file-content.ts';
-import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES, routeFormats } from '../../core/radar/routes.ts';
+import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES, INDEX_PATHS, routeFormats } from '../../core/radar/routes.ts';
 import { VARIANTS } from '../../core/radar/static-tree.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { runTmp, walkFiles } from '../helpers/paths.ts';
@@ -110,7 +110,7 @@ describe('the BAS prefix answers the same API', () => {
     expect(r.status).toBe(301);
     expect(r.headers.get('location')).toBe(`${BAS_PREFIX}/?contentType=json`);
     const index = JSON.parse((await get(fromTree.url, `${BAS_PREFIX}/`)).text) as { api_routes: { method: string; path: string }[] };
-    expect(index.api_routes.map((x) => x.path)).toEqual(RADAR_ROUTES.map((x) => `${BAS_PREFIX}${x.path}`));
+    expect(index.api_routes.map((x) => x.path)).toEqual(INDEX_PATHS.map((x) => `${BAS_PREFIX}${x}`));
     for (const path of ['/files/', '/nothing', '/files/abc', '/files/999999999']) {
       const e = await get(fromTree.url, `${BAS_PREFIX}${path}`);
       expect(e.status, path).toBeGreaterThanOrEqual(400);

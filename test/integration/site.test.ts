@@ -56,6 +56,8 @@ async function bothApis(folder: string): Promise<void> {
   await mkdir(folder, { recursive: true });
   await linkCopy(join(radar, 'site'), join(folder, 'site'));
   await linkCopy(join(ts, 'site', 'api'), join(folder, 'site', 'api'));
+  // and the timeseries' and stations' feeds, which their pages link (docs/changes.md)
+  for (const feeds of ['timeseries', 'stations']) await linkCopy(join(ts, 'site', 'feeds', feeds), join(folder, 'site', 'feeds', feeds));
   // the shared builds hold their own site pages: the copy knows them as placed by a site build
   await copyFile(join(radar, SITE_FILES_MANIFEST), join(folder, SITE_FILES_MANIFEST));
   // what the radar browse pages count of the big collections

@@ -10,7 +10,7 @@ import { OPENAPI_PATH, openApiDocument } from '../../core/openapi/document.ts';
 import { radarOpenApiPath } from '../../core/openapi/radar-paths.ts';
 import { TIMESERIES_PARAM_DOCS } from '../../core/openapi/timeseries-parameters.ts';
 import { parseRadarParams, PARAM_DOCS as RADAR_PARAM_DOCS, RADAR_PARAM_NAMES } from '../../core/radar/params.ts';
-import { RADAR_ROUTES } from '../../core/radar/routes.ts';
+import { LIVE_ROUTES, RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { styleSchema } from '../../core/snapshot/timeseries-config.ts';
 import { parseGeneralizeOptions } from '../../core/timeseries/generalize.ts';
 import { parseGeoQuery } from '../../core/timeseries/geo/params.ts';
@@ -101,8 +101,17 @@ describe('every route is documented', () => {
     }
   });
 
+  test('the change API: GET and HEAD, since required, 410 documented, JSON entries', () => {
+    const item = doc['paths'][`${RADAR_PREFIX}/changes`];
+    expect(item).toBeDefined();
+    const since = (item['parameters'] as Json[]).map(resolve).find((p) => p['name'] === 'since');
+    expect(since?.['required']).toBe(true);
+    for (const m of ['get', 'head']) expect(resolve(item[m].responses['410'])['description']).toBeTruthy();
+    expect(item.get.responses['200'].content['application/json'].schema.items.properties.change.enum).toEqual(['added', 'changed', 'removed']);
+  });
+
   test('no path is documented that the route tables do not have', () => {
-    const expected = new Set([...RADAR_ROUTES.map(radarOpenApiPath), ...TIMESERIES_ROUTES.map((r) => `${TIMESERIES_PREFIX}${r.path}`)]);
+    const expected = new Set([...RADAR_ROUTES.map(radarOpenApiPath), ...LIVE_ROUTES.map((r) => `${RADAR_PREFIX}${r.path}`), ...TIMESERIES_ROUTES.map((r) => `${TIMESERIES_PREFIX}${r.path}`)]);
     expect(new Set(Object.keys(doc['paths']))).toEqual(expected);
   });
 

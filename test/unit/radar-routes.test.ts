@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { matchRadarRoute, RADAR_ROUTES, indexDocument, RADAR_PREFIX } from '../../core/radar/routes.ts';
+import { matchRadarRoute, RADAR_ROUTES, INDEX_PATHS, indexDocument, RADAR_PREFIX } from '../../core/radar/routes.ts';
 import { routeVariants, staticFile, variantFor } from '../../core/radar/static-tree.ts';
 import { recordQuery, NO_SELECTION } from '../../core/radar/queries.ts';
 
@@ -41,7 +41,8 @@ describe('route table', () => {
     const doc = indexDocument();
     expect(doc.api_routes).toContainEqual({ method: 'GET', path: `${RADAR_PREFIX}/` });
     expect(doc.api_routes).toContainEqual({ method: 'GET', path: `${RADAR_PREFIX}/transferred/files/small/:id` });
-    expect(doc.api_routes.length).toBe(RADAR_ROUTES.length);
+    expect(doc.api_routes.length).toBe(INDEX_PATHS.length);
+    expect(doc.api_routes).toContainEqual({ method: 'GET', path: `${RADAR_PREFIX}/changes` });
   });
 });
 

@@ -95,4 +95,13 @@ describe('npm start builds again when the build is not the one asked for', () =>
   ] as const)('%j, asked %s: %s', (built, profile, reason) => {
     expect(reasonToBuild(manifest, built, profile)).toBe(reason);
   });
+
+  test('the demo: a build without the day before in its history is made again over it', () => {
+    const built = { snapshot: manifest, timeseriesProfile: 'spec' };
+    expect(reasonToBuild(manifest, built, 'spec', 'day-before', undefined)).toBe('the build has no history over day-before');
+    expect(reasonToBuild(manifest, built, 'spec', 'day-before', { snapshots: [{ name: manifest.name }] })).toBe('the build has no history over day-before');
+    expect(reasonToBuild(manifest, built, 'spec', 'day-before', { snapshots: [{ name: manifest.name }, { name: 'day-before' }] })).toBeUndefined();
+    // another snapshot than the demo's: no history asked for
+    expect(reasonToBuild(manifest, built, 'spec')).toBeUndefined();
+  });
 });
