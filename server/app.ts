@@ -153,7 +153,8 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
       return;
     }
     if (applyCommonHeaders(req, res, build.tag)) return;
-    if (answers && (req.method === 'GET' || req.method === 'HEAD') && answers.answer(req, res, res.getHeader('ETag') as string)) return;
+    // a Range request goes to the file (its 206 is of the file's bytes, server/respond.ts), never to the held answer
+    if (answers && (req.method === 'GET' || req.method === 'HEAD') && req.headers.range === undefined && answers.answer(req, res, res.getHeader('ETag') as string)) return;
     build.inFlight++;
     res.once('close', () => build.inFlight--);
     void handle(req, res, build, options, ts).catch((e: unknown) => sendError(req, res, e));
