@@ -35,6 +35,8 @@ export interface GateLimits {
   what?: string;
   /** The gate's name in what the gates report (the endpoint's metrics), if it reports. */
   gate?: Gate;
+  /** The hold time assumed until one is measured, ms (default 1000): the first Retry-After estimates. */
+  initialHoldMs?: number;
 }
 
 /** A job let in: release it when its work (and its hold on memory) is done. */
@@ -64,6 +66,7 @@ export class AdmissionGate {
 
   constructor(limits: GateLimits) {
     this.limits = { ...limits, concurrency: Math.max(1, limits.concurrency), budget: Math.max(1, limits.budget) };
+    this.#meanHoldMs = limits.initialHoldMs ?? 1000;
   }
 
   get inUse(): number {
@@ -84,8 +87,12 @@ export class AdmissionGate {
     return Math.max(1, Math.ceil((this.#meanHoldMs * ahead) / this.limits.concurrency / 1000));
   }
 
-  /** Lets a job of `cost` in, or waits its turn; refuses (AdmissionRefused) when the queue is full or the wait too long. */
-  acquire(cost: number): Promise<Admitted> {
+  /**
+   * Lets a job of `cost` in, or waits its turn; refuses (AdmissionRefused) when the queue is full or the wait too
+   * long. `maxWaitMs` shortens the gate's wait deadline for this job (what is left of a request's time limit); at 0
+   * or less, a job that cannot go straight in is refused at once.
+   */
+  acquire(cost: number, opts: { maxWaitMs?: number } = {}): Promise<Admitted> {
     const c = Math.min(this.limits.budget, Math.max(0, cost));
     const gate = this.limits.gate;
     if (this.#queue.length === 0 && this.#fits(c)) {
@@ -95,6 +102,11 @@ export class AdmissionGate {
     if (this.#queue.length >= this.limits.maxWaiting) {
       if (gate) reportRefused(gate);
       return Promise.reject(new AdmissionRefused('full', this.retryAfterS(), this.limits.what ?? 'jobs'));
+    }
+    const maxWaitMs = Math.min(this.limits.maxWaitMs, opts.maxWaitMs ?? Infinity);
+    if (maxWaitMs <= 0) {
+      if (gate) reportRefused(gate);
+      return Promise.reject(new AdmissionRefused('deadline', this.retryAfterS(), this.limits.what ?? 'jobs'));
     }
     return new Promise<Admitted>((resolve, reject) => {
       const w: Waiter = {
@@ -110,7 +122,7 @@ export class AdmissionGate {
           if (gate) reportRefused(gate);
           reject(new AdmissionRefused('deadline', this.retryAfterS(), this.limits.what ?? 'jobs'));
           this.#drain();
-        }, this.limits.maxWaitMs),
+        }, maxWaitMs),
       };
       this.#queue.push(w);
     });
@@ -152,7 +164,7 @@ export class AdmissionGate {
 
 /**
  * What the process's admission gates report: how long each admission waited and which were refused. The gates
- * (the DuckDB connection pool and its bulk lane, server/served-build.ts; the chart renderer's pages,
+ * (the DuckDB connection pool and its bulk lane, lib/duckdb-pool.ts; the chart renderer's pages,
  * lib/chart-renderer.ts) call `admitted` and `refused`; whoever wants to know (the endpoint's metrics,
  * server/metrics.ts) subscribes. Nothing is kept here: with no subscriber a report costs a loop over an empty set.
  */
@@ -182,10 +194,4 @@ export function reportAdmitted(gate: Gate, waitedSeconds: number, queued: boolea
 
 export function reportRefused(gate: Gate): void {
   for (const o of observers) o.refused(gate);
-}
-
-/** A clock for waits: call the result when admitted. */
-export function waitClock(gate: Gate): () => void {
-  const t0 = performance.now();
-  return () => reportAdmitted(gate, (performance.now() - t0) / 1000, true);
 }

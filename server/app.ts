@@ -19,7 +19,7 @@ import { compressAnswers } from './compression.ts';
 import type { ServedBuild } from './served-build.ts';
 import { EndpointMetrics } from './metrics.ts';
 import { answerOps, noBuildOpen } from './ops-handler.ts';
-import { reportToCluster } from './cluster-metrics.ts';
+import { reportToCluster } from '../lib/cluster-metrics.ts';
 
 const SITE_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

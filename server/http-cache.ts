@@ -19,14 +19,9 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
 import { etagsInAnyCoding } from '../core/http/content-coding.ts';
+import { CACHE_CONTROL, SECURITY_HEADERS } from '../core/http/response-headers.ts';
 
-export const CACHE_CONTROL = 'public, max-age=300';
-
-export const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-};
+export { CACHE_CONTROL, SECURITY_HEADERS } from '../core/http/response-headers.ts';
 
 /** What every answer carries, the ones written straight to a socket too (app.ts rawErrorResponse): CORS and security. */
 export const BASE_HEADERS: Record<string, string> = { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff', ...SECURITY_HEADERS };

@@ -9,14 +9,15 @@
  *   the build was made;
  * - prom-client's default process metrics (resident memory, heap, CPU, event loop lag, open handles).
  * With `--workers N` each process has its own registry; /metrics answers all of them summed
- * (server/cluster-metrics.ts).
+ * (lib/cluster-metrics.ts).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GATES, observeAdmissions, type Gate } from '../lib/admission.ts';
 import { routeFamily } from '../core/http/route-family.ts';
 import type { ChartRenderer } from '../lib/chart-renderer.ts';
-import { bulkLaneLoad, type ServedBuild } from './served-build.ts';
+import { bulkLaneLoad } from '../lib/duckdb-pool.ts';
+import type { ServedBuild } from './served-build.ts';
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 

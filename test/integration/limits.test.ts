@@ -8,10 +8,10 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, inject, test } from 'vitest';
-import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
+import { RADAR_DB_FILE } from '../../lib/radar-catalogue.ts';
 import { HttpError } from '../../core/http/errors.ts';
 import { writePieces } from '../../server/respond.ts';
-import { BULK_AT_ONCE, ConnectionPool } from '../../server/served-build.ts';
+import { BULK_AT_ONCE, ConnectionPool } from '../../lib/duckdb-pool.ts';
 import { readFor, stalledGet } from '../helpers/stalled-client.ts';
 
 describe('query time limit', () => {
@@ -59,6 +59,42 @@ describe('bounded waiting', () => {
       release();
       await holding;
       expect(await waiting).toBe('second');
+    } finally {
+      pool.close();
+    }
+  });
+});
+
+describe('waiting counts against the time limit', () => {
+  test('a request that no connection comes free for within its time limit is refused then: 503 with Retry-After', async () => {
+    const pool = await ConnectionPool.open(join(realpathSync(inject('demoBuild')), 'data', RADAR_DB_FILE), 1, { queryTimeoutMs: 200 });
+    try {
+      let release!: () => void;
+      const holding = pool.with(() => new Promise<void>((r) => (release = r)));
+      const t0 = performance.now();
+      await expect(pool.with(async () => 'never')).rejects.toMatchObject({ status: 503, userMessage: 'The catalogue could not start this query within 0.2 s', headers: { 'Retry-After': expect.stringMatching(/^[1-9]\d*$/) } });
+      const waited = performance.now() - t0;
+      expect(waited).toBeGreaterThanOrEqual(190);
+      expect(waited).toBeLessThan(5000);
+      expect(pool.load).toEqual({ busy: 1, waiting: 0 });
+      release();
+      await holding;
+      expect(await pool.with(async () => 'next')).toBe('next');
+    } finally {
+      pool.close();
+    }
+  });
+
+  test('a bulk answer waiting for its turn waits within the same limit', async () => {
+    const pool = await ConnectionPool.open(join(realpathSync(inject('demoBuild')), 'data', RADAR_DB_FILE), 2, { queryTimeoutMs: 200 });
+    try {
+      let release!: () => void;
+      const holding = pool.with(() => new Promise<void>((r) => (release = r)), { bulk: true });
+      await expect(pool.with(async () => 'never', { bulk: true })).rejects.toMatchObject({ status: 503 });
+      // a small answer does not wait behind it
+      expect(await pool.with(async () => 'small')).toBe('small');
+      release();
+      await holding;
     } finally {
       pool.close();
     }
