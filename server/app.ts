@@ -20,6 +20,7 @@ import type { ServedBuild } from './served-build.ts';
 import { EndpointMetrics } from './metrics.ts';
 import { answerOps, noBuildOpen } from './ops-handler.ts';
 import { reportToCluster } from '../lib/cluster-metrics.ts';
+import { Spooler } from '../lib/spool.ts';
 
 const SITE_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -122,6 +123,11 @@ export interface AppOptions {
    * and closes with the server.
    */
   renderer?: ChartRenderer;
+  /**
+   * Where streamed answers wait for slow clients (lib/spool.ts); by default one of the app's own, spilling to
+   * the OS's temporary folder.
+   */
+  spooler?: Spooler;
 }
 
 /**
@@ -131,7 +137,8 @@ export interface AppOptions {
 export function createApp(getBuild: () => ServedBuild | undefined, options: AppOptions = {}): Server & { metrics: EndpointMetrics } {
   const own = options.renderer === undefined;
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
-  const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer });
+  const spooler = options.spooler ?? new Spooler();
+  const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer, spooler });
   if (cluster.isWorker) reportToCluster(metrics.registry);
   const server = createServer((req, res) => {
     metrics.observe(req, res);
@@ -146,7 +153,7 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
     if (applyCommonHeaders(req, res, build.tag)) return;
     build.inFlight++;
     res.once('close', () => build.inFlight--);
-    void handle(req, res, build, options, ts).catch((e: unknown) => sendError(req, res, e));
+    void handle(req, res, build, { ...options, spooler }, ts).catch((e: unknown) => sendError(req, res, e));
   });
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
@@ -170,7 +177,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
     throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: READ_METHODS.join(', ') } });
   }
   const radarPrefix = radarPrefixOf(url.pathname);
-  if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix);
+  if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix, options.spooler);
   const file = await siteFile(build, url.pathname);
   if (file && (await trySendFile(req, res, file, SITE_TYPES[extname(file)] ?? 'application/octet-stream'))) return;
   if (!isApiPath(url.pathname)) {
