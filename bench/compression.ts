@@ -54,7 +54,7 @@ function findOn(names: string[]): string | undefined {
   return undefined;
 }
 
-function ensureWrk(): string {
+export function ensureWrk(): string {
   const found = findOn(['wrk']);
   if (found) return found;
   const cannot = whyNoApt('wrk', 'wrk');

@@ -16,9 +16,25 @@ import { HttpError } from '../core/http/errors.ts';
 import { AdmissionGate, AdmissionRefused, type Admitted } from './admission.ts';
 import { openDuckDB } from './duckdb.ts';
 
-/** Defaults: a request may take 10 s to be let in and get its answer started; at most 64 requests wait for a connection. */
+/**
+ * Defaults: a request may take 10 s to be let in and get its answer started; at most 512 requests wait for a
+ * connection. The cap bounds memory (a waiting request holds its parsed head and a promise, a few KB), not load:
+ * load is shed by time (CODEL_TARGET_MS). A small cap made closed-loop clients past it spin on 503s, each
+ * answered and asked again at once, which is how goodput collapsed under 4× load (issue 18: 64 waiting, 200
+ * connections, 58 good answers a second against 770 at 50).
+ */
 export const QUERY_TIMEOUT_MS = 10_000;
-export const MAX_WAITING = 64;
+export const MAX_WAITING = 512;
+
+/**
+ * CoDel on the connection queue (lib/admission.ts): when the shortest wait for a connection stays above 100 ms
+ * for half a second, the queue is standing, and a request arriving then waits at most 100 ms before its 503. A
+ * burst that drains never trips it. A live query holds a connection for milliseconds (a one-day /files 1.5 ms of
+ * DuckDB), so 100 ms of standing queue is dozens of answers' worth: the pool stays busy, and the answers it
+ * gives are given while their clients still wait for them.
+ */
+export const CODEL_TARGET_MS = 100;
+export const CODEL_INTERVAL_MS = 500;
 
 /**
  * Bulk answers (more than a week of a big table, or all of it: queries.ts `isBulk`) an endpoint process runs at
@@ -67,10 +83,21 @@ function outOfMemory(): HttpError {
   });
 }
 
-/** Not let in: the waiting line was full, or no connection came free within the request's time limit. */
+/**
+ * Not let in: the waiting line was full, or no connection came free in time (the request's time limit, or, while
+ * the queue stands, the gate's target). One error per kind, limit and Retry-After, made once: a refusal under
+ * overload must cost next to nothing (no stack trace; its JSON body is small).
+ */
+const refusals = new Map<string, HttpError>();
 function tooBusy(e: AdmissionRefused, timeoutMs: number): HttpError {
-  const why = e.why === 'full' ? 'The catalogue is answering too many queries just now' : `The catalogue could not start this query within ${timeoutMs / 1000} s`;
-  return new HttpError(503, why, { hints: [`Try again in ${e.retryAfterS} s`], headers: { 'Retry-After': String(e.retryAfterS) } });
+  const key = `${e.why} ${e.retryAfterS} ${timeoutMs}`;
+  let err = refusals.get(key);
+  if (!err) {
+    const why = e.why === 'full' ? 'The catalogue is answering too many queries just now' : `The catalogue could not start this query in time (its limit is ${timeoutMs / 1000} s)`;
+    err = new HttpError(503, why, { hints: [`Try again in ${e.retryAfterS} s`], headers: { 'Retry-After': String(e.retryAfterS) } });
+    refusals.set(key, err);
+  }
+  return err;
 }
 
 /**
@@ -174,7 +201,17 @@ export class ConnectionPool {
     this.size = size;
     this.queryTimeoutMs = limits.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
     this.maxWaiting = limits.maxWaiting ?? MAX_WAITING;
-    this.gate = new AdmissionGate({ concurrency: size, budget: size, maxWaiting: this.maxWaiting, maxWaitMs: this.queryTimeoutMs, what: 'queries', gate: 'duckdb', initialHoldMs: INITIAL_HOLD_MS });
+    this.gate = new AdmissionGate({
+      concurrency: size,
+      budget: size,
+      maxWaiting: this.maxWaiting,
+      maxWaitMs: this.queryTimeoutMs,
+      what: 'queries',
+      gate: 'duckdb',
+      initialHoldMs: INITIAL_HOLD_MS,
+      targetMs: CODEL_TARGET_MS,
+      intervalMs: CODEL_INTERVAL_MS,
+    });
   }
 
   static async open(path: string, size: number, limits: PoolLimits = {}): Promise<ConnectionPool> {
