@@ -22,7 +22,7 @@ import { holdsPrefix, staticFile, treeFileRequest, variantFor } from '../core/ra
 import type { SqlFragment } from '../core/radar/filters.ts';
 import { materializedJoinedBytes, streamJoinedBytes, type JoinedBatch } from '../lib/duckdb.ts';
 import type { ConnectionPool } from '../lib/duckdb-pool.ts';
-import { Spooler } from '../lib/spool.ts';
+import { Spooler, type Spool } from '../lib/spool.ts';
 import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
@@ -177,8 +177,8 @@ interface QueryAnswer {
  */
 async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: ConnectionPool, q: SqlFragment, a: QueryAnswer): Promise<void> {
   const { frame } = a;
-  const spool = a.spooler.open();
-  res.once('close', () => void spool.close());
+  // opened once the answer streams (an answer read whole needs none)
+  let spool: Spool | undefined;
   let sending: Promise<void> | undefined;
   let whole: JoinedBatch[] | undefined;
   try {
@@ -200,6 +200,10 @@ async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: 
           await batches.return?.(undefined);
           return;
         }
+        const opened = (spool = a.spooler.open());
+        // a client gone already (while the query ran) closes it at once: the query stops at the first write
+        if (res.destroyed) void opened.close();
+        else res.once('close', () => void opened.close());
         sending = writePieces(res, spool.reader());
         const separator = Buffer.from(frame.separator);
         let wrote = false;
@@ -220,13 +224,12 @@ async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: 
     );
   } catch (e) {
     // failed after its answer began: the reader ends with the error, and the client is disconnected (sendError)
-    spool.fail(e);
+    spool?.fail(e);
     await sending?.catch(() => undefined);
-    await spool.close();
+    await spool?.close();
     throw e;
   }
   if (whole) {
-    await spool.close();
     res.writeHead(200, a.headers);
     if (req.method === 'HEAD') return void res.end();
     return writePieces(res, wholePieces(frame, whole));
@@ -234,7 +237,7 @@ async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: 
   try {
     await sending;
   } finally {
-    await spool.close();
+    await spool?.close();
   }
 }
 
