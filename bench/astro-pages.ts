@@ -20,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
-import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
+import { RADAR_DB_FILE } from '../lib/radar-catalogue.ts';
 import { countRadarTreeFiles } from '../build-scripts/radar/write-tree.ts';
 import { csvHeader, csvRecordSql, checksumRecordSql, jsonRecordSql } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';

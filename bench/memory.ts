@@ -12,7 +12,7 @@ import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
-import { RADAR_DB_FILE } from '../build-scripts/radar/build-radar.ts';
+import { RADAR_DB_FILE } from '../lib/radar-catalogue.ts';
 import { all, openDuckDB } from '../lib/duckdb.ts';
 import { seriesFileCurrent } from '../lib/series-file.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';

@@ -5,15 +5,24 @@
  * an answer, whether the same endpoint process answered on, and the peak resident memory of the endpoint
  * processes and, apart, of their browser.
  *
- * Only the crash mixes: the slow-reader and 4×-overload scenarios of the issue are not here yet.
+ * Then the goodput scenarios (wrk, /usr/bin/wrk or Debian's package): the one-hour `/files` query alone, and a
+ * mixed load (tree files, live radar queries, getData, charts), each at 1×, 2× and 4× the saturating concurrency
+ * (the smallest of 4, 8, 16, 32, 64 connections whose good answers per second reach 90% of the best of them), each
+ * run twice: good answers/s, 503/s, median and p99 of good answers (a probe client asking one at a time beside
+ * wrk, whose own latency figures mix good answers with refusals), peak RSS of the endpoint, and goodput at 4× over
+ * the peak. And four slow readers (40 KB/s) of `/files?distinct=true&expanded=true&contentType=csv` with one-hour
+ * queries asked meanwhile: how long those waited.
  */
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { freePort } from '../test/helpers/nginx.ts';
 import { startEndpointProcess, WORK } from './radar.ts';
-import { childrenOf, endpointRss, treeRssMb } from './stats.ts';
+import { childrenOf, endpointRss, median, percentile, treeRssMb } from './stats.ts';
+import { ensureWrk } from './lib/wrk.ts';
 
 export interface MixResult {
   name: string;
@@ -90,6 +99,235 @@ export async function runOverloadBench(log: (l: string) => void = () => {}): Pro
       results.push(r);
     }
     return { mixes: results };
+  } finally {
+    supervisor.kill('SIGTERM');
+    await new Promise((r) => supervisor.once('exit', r));
+  }
+}
+
+// ---------- goodput under overload ----------
+
+export interface LoadRun {
+  connections: number;
+  goodPerS: number;
+  refusedPerS: number;
+  /** Answers neither 2xx nor 503, and socket errors, per second. */
+  otherPerS: number;
+  /** Good answers' latency as a probe beside wrk saw it, ms. */
+  goodMedianMs: number;
+  goodP99Ms: number;
+  peakRssMb: number;
+}
+
+export interface GoodputScenario {
+  name: string;
+  saturating: number;
+  /** Good answers/s at each tried concurrency (finding the saturating one). */
+  search: { connections: number; goodPerS: number }[];
+  /** 1×, 2×, 4× the saturating concurrency, each twice. */
+  runs: LoadRun[];
+  /** Good answers/s at 4× over the best of all runs, per round. */
+  ratios: number[];
+}
+
+export interface SlowReaderResult {
+  readers: number;
+  bytesPerS: number;
+  /** One-hour queries asked one after another while the readers read: their times, ms. */
+  waitsMs: number[];
+  refused: number;
+  busyConnectionsSeen: number;
+}
+
+const RUN_SECONDS = 6;
+
+/** wrk over a Lua script for `seconds` at `connections`; its counts, and a probe's good-answer latencies meanwhile. */
+async function wrkRun(bin: string, base: string, script: string, connections: number, seconds: number, probe: string, pid: number): Promise<LoadRun> {
+  let peakRssMb = 0;
+  const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, endpointRss(pid).rssMb)), 100);
+  const latencies: number[] = [];
+  let probing = true;
+  const prober = (async () => {
+    while (probing) {
+      const t0 = performance.now();
+      const status = await new Promise<number>((resolve) => {
+        const req = request(`${base}${probe}`, { agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', () => resolve(0));
+        req.end();
+      });
+      if (status === 200) latencies.push(performance.now() - t0);
+      else await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const child = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+    const threads = String(Math.min(2, connections));
+    // not spawnSync: the probe and the memory sampler run in this process meanwhile
+    const w = spawn(bin, ['-t', threads, '-c', String(connections), '-d', `${seconds}s`, '--timeout', '15s', '-s', script, base], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    w.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+    w.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    w.on('close', () => resolve({ stdout, stderr }));
+  });
+  probing = false;
+  await prober;
+  clearInterval(sampler);
+  const total = Number(/(\d+) requests in ([\d.]+)(m?s)/.exec(child.stdout)?.[1]);
+  const dur = /requests in ([\d.]+)(m?s)/.exec(child.stdout);
+  const secs = dur ? Number(dur[1]) / (dur[2] === 'ms' ? 1000 : 1) : seconds;
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(child.stdout)?.[1] ?? 0);
+  const refused = Number(/-- 503: (\d+)/.exec(child.stdout)?.[1] ?? 0);
+  const errs = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(child.stdout);
+  const socketErrors = errs ? Number(errs[1]) + Number(errs[2]) + Number(errs[3]) + Number(errs[4]) : 0;
+  if (!Number.isFinite(total)) throw new Error(`wrk gave no count:\n${child.stdout}\n${child.stderr}`);
+  return {
+    connections,
+    goodPerS: (total - non2xx) / secs,
+    refusedPerS: refused / secs,
+    otherPerS: (non2xx - refused + socketErrors) / secs,
+    goodMedianMs: latencies.length ? median(latencies) : NaN,
+    goodP99Ms: latencies.length ? percentile(latencies, 99) : NaN,
+    peakRssMb,
+  };
+}
+
+/** The Lua of a wrk run: `paths` chosen by weight, in a fixed sequence; 503s counted apart (reported at the end). */
+function luaScript(file: string, paths: { weight: number; make: string }[]): string {
+  const total = paths.reduce((a, p) => a + p.weight, 0);
+  let acc = 0;
+  const branches = paths
+    .map((p) => {
+      acc += p.weight;
+      return `  if r < ${acc / total} then return wrk.format("GET", ${p.make}) end`;
+    })
+    .join('\n');
+  writeFileSync(
+    file,
+    `local n = 0
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) refused = 0 end
+function response(status, headers, body) if status == 503 then refused = refused + 1 end end
+request = function()
+  n = n + 1
+  local r = ((n * 7919) % 1000) / 1000
+${branches}
+end
+function done(summary, latency, requests)
+  local total = 0
+  for _, t in ipairs(threads) do total = total + t:get("refused") end
+  io.write("-- 503: " .. total .. "\\n")
+end
+`,
+  );
+  return file;
+}
+
+/** One hour of the 30-day catalogue, a different hour each request (the same sequence every run). */
+const ONE_HOUR_LUA = `(function() local h = (n * 37) % 700; local t = os.time({year = 2024, month = 1, day = 1, hour = 0}) + h * 3600; return "/radarnet/mirror/v3/files?timespan=" .. os.date("!%Y-%m-%dT%H:00:00Z", t) .. "/" .. os.date("!%Y-%m-%dT%H:00:00Z", t + 3600) end)()`;
+
+async function goodputScenario(bin: string, base: string, pid: number, name: string, script: string, probe: string, log: (l: string) => void): Promise<GoodputScenario> {
+  await wrkRun(bin, base, script, 8, 3, probe, pid); // warm
+  const search: { connections: number; goodPerS: number }[] = [];
+  for (const c of [4, 8, 16, 32, 64]) {
+    const r = await wrkRun(bin, base, script, c, RUN_SECONDS, probe, pid);
+    search.push({ connections: c, goodPerS: r.goodPerS });
+    log(`overload: ${name}: ${c} connections: ${r.goodPerS.toFixed(0)} good/s, ${r.refusedPerS.toFixed(0)} 503/s`);
+  }
+  const best = Math.max(...search.map((s) => s.goodPerS));
+  const saturating = search.find((s) => s.goodPerS >= 0.9 * best)!.connections;
+  const runs: LoadRun[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const k of [1, 2, 4]) {
+      const r = await wrkRun(bin, base, script, saturating * k, RUN_SECONDS, probe, pid);
+      log(`overload: ${name}: ${k}× (${r.connections} connections), round ${round + 1}: ${r.goodPerS.toFixed(0)} good/s, ${r.refusedPerS.toFixed(0)} 503/s, ${r.otherPerS.toFixed(1)} other/s, good median ${r.goodMedianMs.toFixed(1)} ms, p99 ${r.goodP99Ms.toFixed(1)} ms, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
+      runs.push(r);
+    }
+  }
+  const peak = Math.max(best, ...runs.map((r) => r.goodPerS));
+  const ratios = [0, 1].map((round) => runs[round * 3 + 2]!.goodPerS / peak);
+  return { name, saturating, search, runs, ratios };
+}
+
+/** Four clients reading a large streamed answer at `bytesPerS` each; one-hour queries asked meanwhile, one at a time. */
+async function slowReaders(base: string, pid: number, log: (l: string) => void): Promise<SlowReaderResult> {
+  const readers = 4;
+  const bytesPerS = 40 * 1024;
+  const sockets: import('node:http').ClientRequest[] = [];
+  for (let i = 0; i < readers; i++) {
+    const req = request(`${base}/radarnet/mirror/v3/files?distinct=true&expanded=true&contentType=csv`, { agent: false }, (res) => {
+      // read at most bytesPerS: pause after each piece for as long as it would take
+      res.on('data', (d: Buffer) => {
+        res.pause();
+        setTimeout(() => res.resume(), (d.length / bytesPerS) * 1000);
+      });
+    });
+    req.on('error', () => undefined);
+    req.end();
+    sockets.push(req);
+  }
+  await new Promise((r) => setTimeout(r, 2000));
+  const waitsMs: number[] = [];
+  let refused = 0;
+  const t0 = performance.now();
+  for (let h = 0; performance.now() - t0 < 10_000; h++) {
+    const s = performance.now();
+    const from = new Date(Date.UTC(2024, 0, 2, h % 24)).toISOString().slice(0, 19);
+    const to = new Date(Date.UTC(2024, 0, 2, (h % 24) + 1)).toISOString().slice(0, 19);
+    const r = await fetch(`${base}/radarnet/mirror/v3/files?timespan=${from}Z/${to}Z`);
+    await r.arrayBuffer();
+    if (r.status === 200) waitsMs.push(performance.now() - s);
+    else refused++;
+  }
+  const metrics = await (await fetch(`${base}/metrics`)).text();
+  const busy = Number(/^snapcat_admission_busy\{gate="duckdb"\} (\S+)/m.exec(metrics)?.[1] ?? NaN);
+  for (const s of sockets) s.destroy();
+  log(`overload: slow readers: ${readers} at ${bytesPerS / 1024} KB/s; one-hour queries meanwhile: ${waitsMs.length} answered, median ${median(waitsMs).toFixed(1)} ms, longest ${Math.max(...waitsMs).toFixed(1)} ms, ${refused} refused; DuckDB connections busy: ${busy} (endpoint pid ${pid})`);
+  return { readers, bytesPerS, waitsMs, refused, busyConnectionsSeen: busy };
+}
+
+async function mixedBuild(log: (l: string) => void): Promise<string> {
+  const snap = join(WORK, 'overload-mixed-snapshot');
+  const out = join(WORK, 'overload-mixed-dist');
+  if (!existsSync(join(out, 'build.json'))) {
+    log('overload: a 30-day demo of both APIs (generated and built once into bench/.work) ...');
+    await writeDemoSnapshot({ from: '2024-01-01', days: 30, seed: 1, out: snap, apis: ['radarnet-mirror-v3', 'timeseries-v1'], log: () => {} });
+    await build({ snapshot: snap, out, quiet: true, charts: false, site: false });
+  }
+  return out;
+}
+
+export async function runGoodputBench(log: (l: string) => void = () => {}): Promise<{ wrk: string; scenarios: GoodputScenario[]; slow: SlowReaderResult }> {
+  const bin = ensureWrk();
+  const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  const wrkVersion = /wrk [^\s]+/.exec(`${version.stdout}${version.stderr}`)?.[0] ?? 'wrk';
+  const dist = await mixedBuild(log);
+  const port = await freePort();
+  const supervisor = await startEndpointProcess(dist, port);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const [pid] = childrenOf(supervisor.pid!);
+    const ids = ((await (await fetch(`${base}/api/v1/timeseries?limit=20`)).json()) as { id: string }[]).map((t) => t.id);
+    await (await fetch(`${base}/api/v1/timeseries/${ids[0]}/getData.png?width=301&height=200`)).arrayBuffer();
+    const idList = `{${ids.map((i) => `"${i}"`).join(',')}}`;
+    const pick = `ids[(n % ${ids.length}) + 1]`;
+    const hourScript = luaScript(join(WORK, 'overload-one-hour.lua'), [{ weight: 1, make: ONE_HOUR_LUA }]);
+    const mixedScript = luaScript(join(WORK, 'overload-mixed.lua'), [
+      { weight: 40, make: `(n % 2 == 0) and "/api/v1/stations" or "/radarnet/mirror/v3/radars"` },
+      { weight: 30, make: ONE_HOUR_LUA },
+      { weight: 25, make: `(function() local ids = ${idList}; return "/api/v1/timeseries/" .. ${pick} .. "/getData?timespan=2024-01-0" .. ((n % 7) + 1) .. "T00:00:00Z/P1D" end)()` },
+      { weight: 5, make: `(function() local ids = ${idList}; return "/api/v1/timeseries/" .. ${pick} .. "/getData.png?width=" .. (300 + n % 50) .. "&height=200" end)()` },
+    ]);
+    const probe = '/radarnet/mirror/v3/files?timespan=2024-01-03T06:00:00Z/2024-01-03T07:00:00Z';
+    const scenarios = [
+      await goodputScenario(bin, base, pid!, 'one-hour /files', hourScript, probe, log),
+      await goodputScenario(bin, base, pid!, 'mixed (40% tree files, 30% one-hour /files, 25% getData, 5% charts)', mixedScript, probe, log),
+    ];
+    const slow = await slowReaders(base, pid!, log);
+    return { wrk: wrkVersion, scenarios, slow };
   } finally {
     supervisor.kill('SIGTERM');
     await new Promise((r) => supervisor.once('exit', r));

@@ -18,7 +18,8 @@ import { runAlgorithmBenchmarks } from './timeseries-algorithms.ts';
 import { runTimeseriesApiBenchmarks } from './timeseries-api.ts';
 import { runChartBenchmarks } from './charts.ts';
 import { runSoak } from './soak.ts';
-import { runOverloadBench } from './overload.ts';
+import { runGoodputBench, runOverloadBench } from './overload.ts';
+import { median } from './stats.ts';
 import { runSiteBenchmarks } from './site.ts';
 import { runStaticVsNginx } from './static-vs-nginx.ts';
 import { indexSummary, runPostgresBench, SNAPCAT_WORKERS } from './postgres.ts';
@@ -204,6 +205,18 @@ if (want('overload')) {
       'no other answer, the same process answers on',
     );
   }
+  const g = await runGoodputBench((l) => console.error(l));
+  row('goodput under overload', `${g.wrk} (two threads) at 1×, 2× and 4× the saturating concurrency (the smallest of 4-64 connections reaching 90% of the best), ${6} s each, every run twice; one endpoint process (\`npm run serve\`), 30-day demo of both APIs; good answers' latency from a probe client beside wrk`, '');
+  for (const sc of g.scenarios) {
+    row(`${sc.name}: finding the saturating concurrency`, sc.search.map((x) => `${x.connections}: ${x.goodPerS.toFixed(0)}/s`).join(', ') + ` → **${sc.saturating}**`, '');
+    sc.runs.forEach((r, i) => {
+      const k = [1, 2, 4][i % 3];
+      row(`${sc.name}: ${k}× = ${r.connections} connections (round ${Math.floor(i / 3) + 1})`, `**${r.goodPerS.toFixed(0)} good/s**, ${r.refusedPerS.toFixed(0)} × 503/s, ${r.otherPerS.toFixed(1)} other/s; good answers median ${r.goodMedianMs.toFixed(1)} ms, p99 ${r.goodP99Ms.toFixed(1)} ms; peak RSS ${r.peakRssMb.toFixed(0)} MB`, '');
+    });
+    row(`${sc.name}: goodput at 4× over the peak`, sc.ratios.map((x) => `**${(x * 100).toFixed(0)}%**`).join(', '), '≥ 90%');
+  }
+  const sl = g.slow;
+  row(`${sl.readers} slow readers (${sl.bytesPerS / 1024} KB/s each) of \`/files?distinct=true&expanded=true&contentType=csv\`; one-hour \`/files\` asked one after another meanwhile (10 s)`, `${sl.waitsMs.length} answered: median ${median(sl.waitsMs).toFixed(1)} ms, longest ${Math.max(...sl.waitsMs).toFixed(1)} ms; ${sl.refused} refused; DuckDB connections busy meanwhile: ${sl.busyConnectionsSeen}`, 'no wait behind the readers');
 }
 if (want('postgres')) {
   console.error(`snapcat against PostgreSQL on the live queries (${scale === 'full' ? '30-year' : 'one-year'} radar catalogue, 100,000-station timeseries network) ...`);

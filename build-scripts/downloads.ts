@@ -26,7 +26,7 @@ import { parquetFilesBelow } from '../lib/hive.ts';
 import { TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 import type { Progress } from './lib/progress.ts';
 import type { FileStamp, TreeWriter } from './lib/tree-writer.ts';
-import { RADAR_DB_FILE } from './radar/build-radar.ts';
+import { RADAR_DB_FILE } from '../lib/radar-catalogue.ts';
 
 /** The tree folder of the downloads, and the index's path in it. */
 export const DOWNLOADS_DIR = 'downloads';

@@ -25,7 +25,7 @@ import { errorBody, errorObject, HttpError } from '../core/http/errors.ts';
 import { HEALTH_PATH, METRICS_PATH } from '../core/http/route-family.ts';
 import { RADAR, TIMESERIES } from '../core/nginx/static-rules.ts';
 import { CHANGES_PATH } from '../core/radar/changes.ts';
-import { CACHE_CONTROL, SECURITY_HEADERS } from '../server/http-cache.ts';
+import { CACHE_CONTROL, SECURITY_HEADERS } from '../core/http/response-headers.ts';
 import { compression } from './nginx/compression.ts';
 import { maps } from './nginx/maps.ts';
 import { body, q } from './nginx/quote.ts';

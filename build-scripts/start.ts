@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MANIFEST_FILE } from '../core/snapshot/table-schema.ts';
 import { fileURLToPath } from 'node:url';
-import { supervise } from '../server/main.ts';
+import { supervise } from '../lib/supervisor.ts';
 import { parseProfile, PROFILE_ENV } from '../core/timeseries/profile.ts';
 import { build, BUILDABLE_APIS } from './build.ts';
 import { reasonToBuild } from './lib/start-plan.ts';

@@ -21,7 +21,8 @@ import { AnswerCache } from './answer-cache.ts';
 import type { ServedBuild } from './served-build.ts';
 import { EndpointMetrics } from './metrics.ts';
 import { answerOps, noBuildOpen } from './ops-handler.ts';
-import { reportToCluster } from './cluster-metrics.ts';
+import { reportToCluster } from '../lib/cluster-metrics.ts';
+import { Spooler } from '../lib/spool.ts';
 
 const SITE_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -129,6 +130,11 @@ export interface AppOptions {
   renderer?: ChartRenderer;
   /** Hold recent answers in memory (answer-cache.ts); default true, never with `liveOnly`. */
   answerCache?: boolean;
+  /**
+   * Where streamed answers wait for slow clients (lib/spool.ts); by default one of the app's own, spilling to
+   * the OS's temporary folder.
+   */
+  spooler?: Spooler;
 }
 
 /**
@@ -138,7 +144,8 @@ export interface AppOptions {
 export function createApp(getBuild: () => ServedBuild | undefined, options: AppOptions = {}): Server & { metrics: EndpointMetrics; answers: AnswerCache | undefined } {
   const own = options.renderer === undefined;
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
-  const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer });
+  const spooler = options.spooler ?? new Spooler();
+  const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer, spooler });
   // recent answers from memory (answer-cache.ts); never while every answer must come from a query
   const answers = options.liveOnly || options.answerCache === false ? undefined : new AnswerCache();
   if (cluster.isWorker) reportToCluster(metrics.registry);
@@ -157,7 +164,7 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
     if (answers && (req.method === 'GET' || req.method === 'HEAD') && req.headers.range === undefined && answers.answer(req, res, res.getHeader('ETag') as string)) return;
     build.inFlight++;
     res.once('close', () => build.inFlight--);
-    void handle(req, res, build, options, ts).catch((e: unknown) => sendError(req, res, e));
+    void handle(req, res, build, { ...options, spooler }, ts).catch((e: unknown) => sendError(req, res, e));
   });
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
@@ -181,7 +188,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBu
     throw new HttpError(405, `Method ${req.method} is not allowed here`, { hints: ['This catalogue is read-only: use GET'], headers: { Allow: READ_METHODS.join(', ') } });
   }
   const radarPrefix = radarPrefixOf(url.pathname);
-  if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix);
+  if (radarPrefix) return handleRadar(req, res, url, build, options.liveOnly ?? false, radarPrefix, options.spooler);
   // the snapshot history, in the tree too, but answered from the build's history/ so that a build without a tree has it
   if (url.pathname === '/snapshots.json') {
     const history = buildHistory(build);

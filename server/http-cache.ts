@@ -19,26 +19,11 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isTimeseriesTarget } from '../core/timeseries/routes.ts';
 import { etagsInAnyCoding } from '../core/http/content-coding.ts';
-import { isQueryPath, withWasm } from '../core/site/query-page.ts';
+import { isQueryPath } from '../core/site/query-page.ts';
+import { CACHE_CONTROL, SECURITY_HEADERS, cspFor } from '../core/http/response-headers.ts';
 
-export const CACHE_CONTROL = 'public, max-age=300';
+export { CACHE_CONTROL, SECURITY_HEADERS, QUERY_CSP, cspFor } from '../core/http/response-headers.ts';
 
-export const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-};
-
-/**
- * The policy of the "Query in your browser" page and its DuckDB-WASM worker (paths under /query/:
- * core/site/query-page.ts): the same, with 'wasm-unsafe-eval' in script-src, which compiling WebAssembly needs.
- */
-export const QUERY_CSP = withWasm(SECURITY_HEADERS['Content-Security-Policy']!);
-
-/** The Content-Security-Policy of an answer to a request path. */
-export function cspFor(pathname: string): string {
-  return isQueryPath(pathname) ? QUERY_CSP : SECURITY_HEADERS['Content-Security-Policy']!;
-}
 
 /** What every answer carries, the ones written straight to a socket too (app.ts rawErrorResponse): CORS and security. */
 export const BASE_HEADERS: Record<string, string> = { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff', ...SECURITY_HEADERS };

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { openServedBuild, type ServedBuild } from './served-build.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
-import { answerClusterMetrics } from './cluster-metrics.ts';
+import { supervise } from '../lib/supervisor.ts';
 import { parseProfile, PROFILE_ENV, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 
 export interface ServeOptions extends AppOptions {
@@ -115,54 +115,6 @@ export async function serve(opts: ServeOptions) {
 export function firstLine(e: unknown): string {
   const m = e instanceof Error ? e.message : String(e);
   return m.split('\n').find((l) => l.trim() !== '')?.trim() ?? m;
-}
-
-/** How often a worker may die within a minute before the supervisor gives up (a crash loop serves nobody). */
-const MAX_RESTARTS_PER_MINUTE = 30;
-
-/**
- * The supervisor: runs `workers` endpoint processes (cluster workers running `exec` with `args`; default this
- * script with its own arguments) and replaces one that dies at once, until SIGINT or SIGTERM stops them all. A
- * worker that dies before it listened, or more than MAX_RESTARTS_PER_MINUTE deaths in a minute, stops the
- * supervisor with exit code 1 (the worker said why).
- */
-export function supervise(workers: number, worker?: { exec: string; args: string[] }): void {
-  if (worker) cluster.setupPrimary({ exec: worker.exec, args: worker.args });
-  let stopping = false;
-  const listened = new Set<number>();
-  const deaths: number[] = [];
-  const fork = () => cluster.fork();
-  answerClusterMetrics();
-  for (let i = 0; i < workers; i++) fork();
-  cluster.on('listening', (w) => listened.add(w.id));
-  const stop = (code: number) => {
-    stopping = true;
-    process.exitCode = code;
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-  };
-  cluster.on('exit', (w, code, signal) => {
-    if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
-      return;
-    }
-    if (!listened.has(w.id)) {
-      stop(1);
-      return;
-    }
-    const now = Date.now();
-    deaths.push(now);
-    while (deaths.length > 0 && deaths[0]! < now - 60_000) deaths.shift();
-    if (deaths.length > MAX_RESTARTS_PER_MINUTE) {
-      console.error(`snapcat: ${deaths.length} endpoint processes died within a minute; stopping`);
-      stop(1);
-      return;
-    }
-    console.error(`snapcat: worker ${w.process.pid} exited (${signal ?? code}); starting another`);
-    fork();
-  });
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGTERM', () => stop(0));
 }
 
 /** A worker: serves the build, and stops when told to or when its supervisor is gone. */

@@ -5,18 +5,21 @@
  * - admissions of every gate (lib/admission.ts: DuckDB connections, the bulk lane, chart render pages): how long
  *   each waited, how many had to queue, how many were refused (503), and how many are running and waiting now
  *   (the render queue is `gate="render"`);
+ * - spools (lib/spool.ts): streamed answers waiting for their clients, in memory and spilled to files;
  * - the build served: its name and `taken_at` as labels, and its age, since the snapshot was taken and since
  *   the build was made;
  * - prom-client's default process metrics (resident memory, heap, CPU, event loop lag, open handles).
  * With `--workers N` each process has its own registry; /metrics answers all of them summed
- * (server/cluster-metrics.ts).
+ * (lib/cluster-metrics.ts).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GATES, observeAdmissions, type Gate } from '../lib/admission.ts';
 import { routeFamily } from '../core/http/route-family.ts';
 import type { ChartRenderer } from '../lib/chart-renderer.ts';
-import { bulkLaneLoad, type ServedBuild } from './served-build.ts';
+import type { Spooler } from '../lib/spool.ts';
+import { bulkLaneLoad } from '../lib/duckdb-pool.ts';
+import type { ServedBuild } from './served-build.ts';
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -28,6 +31,8 @@ const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30];
 export interface MetricsSources {
   getBuild: () => ServedBuild | undefined;
   renderer: ChartRenderer;
+  /** Where streamed answers wait for their clients (none: the spool metrics stay 0). */
+  spooler?: Spooler;
 }
 
 export class EndpointMetrics {
@@ -70,6 +75,42 @@ export class EndpointMetrics {
       registers,
       collect() {
         for (const gate of GATES) this.set({ gate }, load(gate).busy);
+      },
+    });
+    const spool = () => sources.spooler?.load ?? { open: 0, files: 0, memoryBytes: 0, spilledBytes: 0 };
+    new Gauge({
+      name: 'snapcat_spool_answers',
+      help: 'Streamed answers being sent from a spool now (their DuckDB connection already back, or soon)',
+      registers,
+      collect() {
+        this.set(spool().open);
+      },
+    });
+    new Gauge({
+      name: 'snapcat_spool_files',
+      help: 'Spools that spilled to a temporary file, open now',
+      registers,
+      collect() {
+        this.set(spool().files);
+      },
+    });
+    new Gauge({
+      name: 'snapcat_spool_memory_bytes',
+      help: 'Bytes of streamed answers held in memory for their clients now',
+      registers,
+      collect() {
+        this.set(spool().memoryBytes);
+      },
+    });
+    let spilledSeen = 0;
+    new Counter({
+      name: 'snapcat_spool_spilled_bytes_total',
+      help: 'Bytes of streamed answers written to temporary files, because their clients read slower than DuckDB made them',
+      registers,
+      collect() {
+        const now = spool().spilledBytes;
+        this.inc(Math.max(0, now - spilledSeen));
+        spilledSeen = now;
       },
     });
     new Gauge({

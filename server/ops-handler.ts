@@ -12,7 +12,7 @@ import { HttpError } from '../core/http/errors.ts';
 import { HEALTH_PATH, METRICS_PATH } from '../core/http/route-family.ts';
 import { applyBaseHeaders } from './http-cache.ts';
 import { sendError, sendText } from './respond.ts';
-import { clusterMetricsText } from './cluster-metrics.ts';
+import { clusterMetricsText } from '../lib/cluster-metrics.ts';
 import { PROMETHEUS_CONTENT_TYPE, type EndpointMetrics } from './metrics.ts';
 import type { ServedBuild } from './served-build.ts';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { negotiate } from '../core/http/media-types.ts';
-import { bodyFrame } from '../core/radar/bodies.ts';
+import { bodyFrame, type BodyFrame } from '../core/radar/bodies.ts';
 import { attachment } from '../core/http/download.ts';
 import { downloadName } from '../core/radar/download-name.ts';
 import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
@@ -19,7 +19,10 @@ import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
 import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarPrefix, type RadarRoute } from '../core/radar/routes.ts';
 import { holdsPrefix, staticFile, treeFileRequest, variantFor } from '../core/radar/static-tree.ts';
-import { materializedJoinedBytes, streamJoinedBytes } from '../lib/duckdb.ts';
+import type { SqlFragment } from '../core/radar/filters.ts';
+import { materializedJoinedBytes, streamJoinedBytes, type JoinedBatch } from '../lib/duckdb.ts';
+import type { ConnectionPool } from '../lib/duckdb-pool.ts';
+import { Spooler, type Spool } from '../lib/spool.ts';
 import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { handleChanges } from './changes-handler.ts';
@@ -105,7 +108,10 @@ function downloadHeaders(name: string | undefined): Record<string, string> {
 }
 
 /** `prefix`: the one the request came in on (radarPrefixOf); links the answer writes follow it. */
-export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false, prefix: RadarPrefix = RADAR_PREFIX): Promise<void> {
+/** The spooler of an endpoint that names none (createApp gives its own). */
+const SPOOLER = new Spooler();
+
+export async function handleRadar(req: IncomingMessage, res: ServerResponse, url: URL, build: ServedBuild, liveOnly = false, prefix: RadarPrefix = RADAR_PREFIX, spooler: Spooler = SPOOLER): Promise<void> {
   const rest = url.pathname.slice(prefix.length);
   if (rest === '') return redirect(req, res, `${prefix}/${url.search}`);
   if (rest === CHANGES_PATH) return handleChanges(req, res, url, build, prefix);
@@ -149,34 +155,104 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   }
 
   const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
-  await radar.pool.with(async (conn, answering, leaveLane) => {
-    const whole = likelySmall(params, id) ? await materializedJoinedBytes(conn, q, WHOLE_MAX_ROWS, frame.separator, frame.terminator) : undefined;
-    const batches = (whole ? (async function* () { yield* whole; })() : streamJoinedBytes(conn, q, frame.separator, frame.terminator))[Symbol.asyncIterator]();
-    const first = await batches.next();
-    if (id !== undefined && (first.done || first.value.rows === 0)) throw notFoundFor(route, apiPath, prefix);
-    // The answer begins: from here the client's pace, not the query's, sets the time (writePieces drops a stalled client).
-    answering();
-    res.writeHead(200, { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format], ...download });
-    if (req.method === 'HEAD') {
-      res.end();
-      await batches.return?.(undefined);
-      return;
-    }
-    async function* pieces(): AsyncGenerator<string | Buffer> {
-      yield frame.open;
-      let wrote = false;
-      for (let next = first; !next.done; next = await batches.next()) {
-        const { bytes } = next.value;
-        if (bytes.length === 0) continue;
-        if (wrote) yield frame.separator;
-        wrote = true;
-        yield bytes;
-      }
-      yield frame.close;
-    }
-    // A client slower than DuckDB (kept waiting a second) holds its scan and a chunk, but not the CPU: it gives up its
-    // bulk turn, so one slow download does not hold up every other large answer.
-    await writePieces(res, pieces(), { onSlowClient: leaveLane });
-    if (res.destroyed) await batches.return?.(undefined);
-  }, { bulk: isBulk(params, id) });
+  await sendQueryAnswer(req, res, radar.pool, q, { bulk: isBulk(params, id), small: likelySmall(params, id), frame, spooler, headers: { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format], ...download }, notFound: id === undefined ? undefined : () => notFoundFor(route, apiPath, prefix) });
+}
+
+interface QueryAnswer {
+  /** A bulk answer (queries.ts isBulk): it waits for a turn of the bulk lane. */
+  bulk: boolean;
+  /** Likely small (queries.ts likelySmall): read whole if it has at most WHOLE_MAX_ROWS rows. */
+  small: boolean;
+  frame: BodyFrame;
+  spooler: Spooler;
+  headers: Record<string, string | number>;
+  /** For a record's path: the 404 of an answer without rows. */
+  notFound: (() => HttpError) | undefined;
+}
+
+/**
+ * Answers a query. The connection is held only while DuckDB makes the rows, never while a client reads them:
+ * - an answer read whole (a small one) is sent once the connection is back;
+ * - a streamed answer's rows go, at DuckDB's pace, into a spool (lib/spool.ts: memory up to a bound, then a
+ *   temporary file), which the client reads at its own pace, from the first chunk on; the connection goes back
+ *   once the last row is spooled. A client that goes away closes the spool, which stops the query.
+ * The time limit (lib/duckdb-pool.ts) runs until the first chunk is there, admission included.
+ */
+async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: ConnectionPool, q: SqlFragment, a: QueryAnswer): Promise<void> {
+  const { frame } = a;
+  // opened once the answer streams (an answer read whole needs none)
+  let spool: Spool | undefined;
+  let sending: Promise<void> | undefined;
+  let whole: JoinedBatch[] | undefined;
+  try {
+    await pool.with(
+      async (conn, answering) => {
+        whole = a.small ? await materializedJoinedBytes(conn, q, WHOLE_MAX_ROWS, frame.separator, frame.terminator) : undefined;
+        if (whole) {
+          if (a.notFound && !whole.some((b) => b.rows > 0)) throw a.notFound();
+          return;
+        }
+        const batches = streamJoinedBytes(conn, q, frame.separator, frame.terminator)[Symbol.asyncIterator]();
+        const first = await batches.next();
+        if (a.notFound && (first.done || first.value.rows === 0)) throw a.notFound();
+        // The answer begins: from here DuckDB's pace sets the time, and the client's only that of the spool's reader.
+        answering();
+        res.writeHead(200, a.headers);
+        if (req.method === 'HEAD') {
+          res.end();
+          await batches.return?.(undefined);
+          return;
+        }
+        const opened = (spool = a.spooler.open());
+        // a client gone already (while the query ran) closes it at once: the query stops at the first write
+        if (res.destroyed) void opened.close();
+        else res.once('close', () => void opened.close());
+        sending = writePieces(res, spool.reader());
+        const separator = Buffer.from(frame.separator);
+        let wrote = false;
+        let open = await spool.write(Buffer.from(frame.open));
+        for (let next = first; open && !next.done; next = await batches.next()) {
+          const { bytes } = next.value;
+          if (bytes.length === 0) continue;
+          if (wrote) open = await spool.write(separator);
+          wrote = true;
+          if (open) open = await spool.write(bytes);
+        }
+        // a client gone: the query stops here (its stream is dropped), and the connection goes back
+        if (!open) return void (await batches.return?.(undefined));
+        await spool.write(Buffer.from(frame.close));
+        spool.end();
+      },
+      { bulk: a.bulk },
+    );
+  } catch (e) {
+    // failed after its answer began: the reader ends with the error, and the client is disconnected (sendError)
+    spool?.fail(e);
+    await sending?.catch(() => undefined);
+    await spool?.close();
+    throw e;
+  }
+  if (whole) {
+    res.writeHead(200, a.headers);
+    if (req.method === 'HEAD') return void res.end();
+    return writePieces(res, wholePieces(frame, whole));
+  }
+  try {
+    await sending;
+  } finally {
+    await spool?.close();
+  }
+}
+
+/** An answer read whole, framed. */
+async function* wholePieces(frame: BodyFrame, batches: JoinedBatch[]): AsyncGenerator<string | Buffer> {
+  yield frame.open;
+  let wrote = false;
+  for (const { bytes } of batches) {
+    if (bytes.length === 0) continue;
+    if (wrote) yield frame.separator;
+    wrote = true;
+    yield bytes;
+  }
+  yield frame.close;
 }

@@ -12,7 +12,7 @@ import { all, run, sqlString } from '../../lib/duckdb.ts';
 import { ALARMS_FEED, atomXml, radarFeedPath, stationFeedPath, timeseriesFeedPath, urn, type AtomEntry } from '../../core/feeds/atom.ts';
 import { RADAR_PREFIX } from '../../core/radar/routes.ts';
 import { TIMESERIES_PREFIX } from '../../core/timeseries/routes.ts';
-import { RADAR_DB_FILE } from '../radar/build-radar.ts';
+import { RADAR_DB_FILE } from '../../lib/radar-catalogue.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { ALARM_CHANGES_FILE, HISTORY_DIR, RADAR_CHANGES_FILE, STATUS_CHANGES_FILE, type SnapshotsDocument } from './snapshot-history.ts';
 import type { TreeWriter } from './tree-writer.ts';

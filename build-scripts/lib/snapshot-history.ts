@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { all, run, sqlString } from '../../lib/duckdb.ts';
 import { RESOURCES, RESOURCE_NAMES, type ResourceName } from '../../core/radar/resources.ts';
-import { RADAR_DB_FILE } from '../radar/build-radar.ts';
+import { RADAR_DB_FILE } from '../../lib/radar-catalogue.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import type { TimeseriesConfig, StatusInterval } from '../../core/snapshot/timeseries-config.ts';
 import type { SnapshotManifest } from '../../core/snapshot/table-schema.ts';

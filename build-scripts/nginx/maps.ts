@@ -1,7 +1,7 @@
 /** The `map` blocks of nginx.conf: which file of the tree answers a request (rules from core/nginx/static-rules.ts). */
 import { ACCEPT_ANY, acceptExactly, BOOLEAN_VALUE, CLEAN_REQUEST_URI, escapeRegex, firstValueOf, queryOnlyOf, RADAR, TIMESERIES } from '../../core/nginx/static-rules.ts';
 import { q } from './quote.ts';
-import { SECURITY_HEADERS, QUERY_CSP } from '../../server/http-cache.ts';
+import { SECURITY_HEADERS, QUERY_CSP } from '../../core/http/response-headers.ts';
 import { QUERY_PAGE_PREFIX } from '../../core/site/query-page.ts';
 
 function mapBlock(source: string, variable: string, entries: [string, string][], fallback: string): string {

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
 import type { ApiBuildContext } from '../lib/api-build.ts';
 import { writeBrowseSummary } from './browse-summary.ts';
-import { buildCatalogueDb, readCatalogueFacts } from './catalogue-db.ts';
+import { buildCatalogueDb } from './catalogue-db.ts';
+import { RADAR_DB_FILE, readCatalogueFacts } from '../../lib/radar-catalogue.ts';
 import { writeRadarTree } from './write-tree.ts';
-
-export const RADAR_DB_FILE = 'radarnet-mirror-v3.duckdb';
 
 export async function buildRadar(ctx: ApiBuildContext): Promise<void> {
   const { conn, progress } = ctx;

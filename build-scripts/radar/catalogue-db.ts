@@ -16,7 +16,6 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { answerOrder, partitionedViewSql, partitionKeysSql } from '../../core/radar/partitions.ts';
-import type { CatalogueFacts } from '../../core/radar/queries.ts';
 import { RESOURCES, type Resource } from '../../core/radar/resources.ts';
 import { SUBSET_TABLES } from '../../core/radar/routes.ts';
 import { all, run, sqlString } from '../../lib/duckdb.ts';
@@ -157,18 +156,4 @@ export async function buildCatalogueDb(
   } finally {
     if (partitioned) await run(conn, 'RESET file_search_path');
   }
-}
-
-export async function readCatalogueFacts(conn: DuckDBConnection): Promise<CatalogueFacts> {
-  // a database of an earlier snapcat may lack tables this one queries: refused as a whole, not a 500 per route
-  const present = new Set((await all(conn, 'SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()')).map((r) => r['table_name'] as string));
-  const missing = SUBSET_TABLES.map((s) => s.table).filter((t) => !present.has(t));
-  if (missing.length > 0) throw new Error(`the radar catalogue database lacks the table ${missing.join(', ')}: it was built by an earlier version of snapcat; build the snapshot again`);
-  const rows = await all(conn, 'SELECT resource, max_duration_ms FROM facts');
-  // A partitioned build's big tables are views (writePartitioned).
-  const [views] = await all(conn, "SELECT count(*) AS n FROM duckdb_views() WHERE database_name = current_database() AND view_name = 'files_x'");
-  return {
-    maxDurationMs: Object.fromEntries(rows.map((r) => [r['resource'] as string, Number(r['max_duration_ms'])])),
-    partitioned: Number(views?.['n']) > 0,
-  };
 }

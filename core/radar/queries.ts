@@ -79,7 +79,7 @@ export const BULK_MIN_SPAN_MS = 7 * 86_400_000;
 
 /**
  * Whether an answer reads much of its table: streamed (not `likelySmall`), over more than a week or over the whole
- * table. An endpoint process runs one of those at a time (served-build.ts BULK_AT_ONCE); answers of a week or less
+ * table. An endpoint process runs one of those at a time (lib/duckdb-pool.ts BULK_AT_ONCE); answers of a week or less
  * never wait behind them.
  */
 export function isBulk(s: Selection, id: bigint | undefined): boolean {

@@ -3,10 +3,11 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '../../server/main.ts';
 import type { ChartRenderer } from '../../lib/chart-renderer.ts';
+import type { Spooler } from '../../lib/spool.ts';
 
 export type Served = Awaited<ReturnType<typeof serve>>;
 
-export async function startEndpoint(build: string, opts: { liveOnly?: boolean; renderer?: ChartRenderer; watchMs?: number; queryTimeoutMs?: number } = {}): Promise<Served> {
+export async function startEndpoint(build: string, opts: { liveOnly?: boolean; renderer?: ChartRenderer; watchMs?: number; queryTimeoutMs?: number; spooler?: Spooler } = {}): Promise<Served> {
   return serve({ build, port: 0, host: '127.0.0.1', ...opts });
 }
 

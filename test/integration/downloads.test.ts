@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { build } from '../../build-scripts/build.ts';
 import { DOWNLOAD_ROW_GROUP, DOWNLOAD_TABLES, type DownloadIndex } from '../../build-scripts/downloads.ts';
-import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
+import { RADAR_DB_FILE } from '../../lib/radar-catalogue.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { all, openDuckDB, run, sqlString } from '../../lib/duckdb.ts';
 import { runTmp, walkFiles } from '../helpers/paths.ts';

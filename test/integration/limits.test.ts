@@ -3,16 +3,17 @@
  * 503 with the JSON error body; requests waiting for a connection are bounded (503 at once beyond); a client
  * that stops reading a streamed answer is disconnected, which ends the query.
  */
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, inject, test } from 'vitest';
-import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
+import { RADAR_DB_FILE } from '../../lib/radar-catalogue.ts';
 import { HttpError } from '../../core/http/errors.ts';
 import { writePieces } from '../../server/respond.ts';
-import { BULK_AT_ONCE, ConnectionPool } from '../../server/served-build.ts';
+import { BULK_AT_ONCE, ConnectionPool } from '../../lib/duckdb-pool.ts';
 import { readFor, stalledGet } from '../helpers/stalled-client.ts';
+import { startEndpoint } from '../helpers/servers.ts';
 
 describe('query time limit', () => {
   test('a query past the limit is stopped: 503 with Retry-After and the reason, as the error body says it', async () => {
@@ -61,6 +62,76 @@ describe('bounded waiting', () => {
       expect(await waiting).toBe('second');
     } finally {
       pool.close();
+    }
+  });
+});
+
+describe('waiting counts against the time limit', () => {
+  test('a request that no connection comes free for within its time limit is refused then: 503 with Retry-After', async () => {
+    const pool = await ConnectionPool.open(join(realpathSync(inject('demoBuild')), 'data', RADAR_DB_FILE), 1, { queryTimeoutMs: 200 });
+    try {
+      let release!: () => void;
+      const holding = pool.with(() => new Promise<void>((r) => (release = r)));
+      const t0 = performance.now();
+      await expect(pool.with(async () => 'never')).rejects.toMatchObject({ status: 503, userMessage: 'The catalogue could not start this query in time (its limit is 0.2 s)', headers: { 'Retry-After': expect.stringMatching(/^[1-9]\d*$/) } });
+      const waited = performance.now() - t0;
+      expect(waited).toBeGreaterThanOrEqual(190);
+      expect(waited).toBeLessThan(5000);
+      expect(pool.load).toEqual({ busy: 1, waiting: 0 });
+      release();
+      await holding;
+      expect(await pool.with(async () => 'next')).toBe('next');
+    } finally {
+      pool.close();
+    }
+  });
+
+  test('a bulk answer waiting for its turn waits within the same limit', async () => {
+    const pool = await ConnectionPool.open(join(realpathSync(inject('demoBuild')), 'data', RADAR_DB_FILE), 2, { queryTimeoutMs: 200 });
+    try {
+      let release!: () => void;
+      const holding = pool.with(() => new Promise<void>((r) => (release = r)), { bulk: true });
+      await expect(pool.with(async () => 'never', { bulk: true })).rejects.toMatchObject({ status: 503 });
+      // a small answer does not wait behind it
+      expect(await pool.with(async () => 'small')).toBe('small');
+      release();
+      await holding;
+    } finally {
+      pool.close();
+    }
+  });
+});
+
+describe('refused over HTTP', () => {
+  test('a live query no connection comes free for within the limit: 503 at once then, Retry-After, the JSON error body, keep-alive kept', async () => {
+    const s = await startEndpoint(inject('demoBuild'), { queryTimeoutMs: 300 });
+    const pool = s.build.radar!.pool;
+    const releases: (() => void)[] = [];
+    // every connection held (as a long query would hold it)
+    const held = Array.from({ length: pool.size }, () => pool.with(() => new Promise<void>((r) => releases.push(r))));
+    try {
+      const t0 = performance.now();
+      const r = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+        const req = request(`${s.url}/radarnet/mirror/v3/files?timespan=2024-03-01T06:00:00Z/2024-03-01T07:00:00Z`, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += String(d)));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      const waited = performance.now() - t0;
+      expect(r.status).toBe(503);
+      expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(r.headers['connection']).not.toBe('close');
+      expect(JSON.parse(r.body)).toMatchObject({ statusCode: 503, reason: 'Service Unavailable', userMessage: 'The catalogue could not start this query in time (its limit is 0.3 s)' });
+      // the wait counted against the 0.3 s limit: refused then, not after a query's own 0.3 s more
+      expect(waited).toBeGreaterThanOrEqual(250);
+      expect(waited).toBeLessThan(3000);
+    } finally {
+      for (const r of releases) r();
+      await Promise.all(held);
+      await s.close();
     }
   });
 });

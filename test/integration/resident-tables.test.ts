@@ -6,8 +6,7 @@
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { RADAR_DB_FILE } from '../../build-scripts/radar/build-radar.ts';
-import { readCatalogueFacts } from '../../build-scripts/radar/catalogue-db.ts';
+import { RADAR_DB_FILE, readCatalogueFacts } from '../../lib/radar-catalogue.ts';
 import { bodyFrame } from '../../core/radar/bodies.ts';
 import { recordQuery, type CatalogueFacts, type Selection } from '../../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../../core/radar/record-sql.ts';
