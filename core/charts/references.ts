@@ -14,6 +14,7 @@ import { curveStepAfter, line } from 'd3-shape';
 import { numberLocale, type Language } from './locale.ts';
 import { isHexColor, pointCount, valueAt, type ChartPoints, type ChartReferenceValue } from './spec.ts';
 import { el, esc, roundPath, text } from './svg.ts';
+import { typesetUnit } from '../units.ts';
 
 /** Reference values without a colour of their own. */
 export const REFERENCE_GREY = '#595959';
@@ -61,12 +62,12 @@ export function lastValue(points: ChartPoints): number {
   return NaN;
 }
 
-/** "<name> <value> <uom>" in the chart's language. */
+/** "<name> <value> <uom>" in the chart's language, the unit typeset (m³/s; core/units.ts). */
 export function referenceText(ref: ChartReferenceValue, uom: string, lang: Language): string {
   const v = lastValue(ref.points);
   if (Number.isNaN(v)) return ref.label;
   const n = numberLocale(lang).format(',.6~r')(v);
-  return `${ref.label} ${uom === '' ? n : `${n} ${uom}`}`;
+  return `${ref.label} ${uom === '' ? n : `${n} ${typesetUnit(uom)}`}`;
 }
 
 /** The dash-dot step line of a reference value, held to `end`; clipped to the plot by the caller. */

@@ -9,6 +9,7 @@
 import { isLanguage, numberLocale, timeLocale, type Language } from './locale.ts';
 import { pointCount, valueAt, type ChartPoints } from './spec.ts';
 import { esc } from './svg.ts';
+import { typesetUnit } from '../units.ts';
 
 export interface ReportValue { t: number; v: number }
 
@@ -145,7 +146,9 @@ function formats(lang: Language): Formats {
   };
 }
 
-const withUnit = (label: string, uom: string) => (uom === '' ? label : `${label} ${uom}`);
+const withUnit = (label: string, uom: string) => (uom === '' ? label : `${label} ${typesetUnit(uom)}`);
+/** `" [m³/s]"` after a column's name, or nothing for a series without a unit. */
+const bracketUnit = (uom: string) => (uom === '' ? '' : ` [${typesetUnit(uom)}]`);
 
 function reportValue(rv: ReportValue | undefined, uom: string, f: Formats): string {
   if (rv === undefined || !Number.isFinite(rv.v)) return '\u2014';
@@ -157,7 +160,7 @@ function metaTable(s: ReportSeries, f: Formats): string {
     [f.s.station, esc(s.station)],
     [f.s.phenomenon, esc(s.phenomenon)],
     [f.s.procedure, esc(s.procedure)],
-    [f.s.unit, esc(s.uom)],
+    [f.s.unit, esc(typesetUnit(s.uom))],
     [f.s.firstValue, reportValue(s.first, s.uom, f)],
     [f.s.lastValue, reportValue(s.last, s.uom, f)],
   ];
@@ -174,14 +177,14 @@ function levelTables(s: ReportSeries, f: Formats): string {
   const out: string[] = [];
   const refs = s.referenceValues ?? [];
   if (refs.length > 0) {
-    const head = `<tr><th scope="col">${esc(f.s.name)}</th><th scope="col">${esc(withUnit(f.s.valueAtEnd, s.uom === '' ? '' : `[${s.uom}]`))}</th><th scope="col">${esc(f.s.colour)}</th></tr>`;
+    const head = `<tr><th scope="col">${esc(f.s.name)}</th><th scope="col">${esc(f.s.valueAtEnd + bracketUnit(s.uom))}</th><th scope="col">${esc(f.s.colour)}</th></tr>`;
     const rows = refs.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(f.number(r.value))}</td><td>${swatch(r.color)}</td></tr>`);
     out.push(`<h3>${esc(f.s.referenceValues)}</h3>\n<table class="levels references">\n<thead>${head}</thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`);
   }
   const intervals = s.statusIntervals ?? [];
   if (intervals.length > 0) {
     const bound = (b: string | undefined) => (b === undefined || b === '' ? '\u2014' : Number.isFinite(Number(b)) ? f.number(Number(b)) : b);
-    const unit = s.uom === '' ? '' : ` [${s.uom}]`;
+    const unit = bracketUnit(s.uom);
     const head = `<tr><th scope="col">${esc(f.s.name)}</th><th scope="col">${esc(f.s.from + unit)}</th><th scope="col">${esc(f.s.to + unit)}</th><th scope="col">${esc(f.s.colour)}</th></tr>`;
     const rows = intervals.map((i) => `<tr><td>${esc(i.name)}</td><td>${esc(bound(i.lower))}</td><td>${esc(bound(i.upper))}</td><td>${swatch(i.color)}</td></tr>`);
     out.push(`<h3>${esc(f.s.statusIntervals)}</h3>\n<table class="levels status-intervals">\n<thead>${head}</thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`);
@@ -192,7 +195,7 @@ function levelTables(s: ReportSeries, f: Formats): string {
 function valuesTable(s: ReportSeries, f: Formats): string {
   const n = pointCount(s.values);
   if (n === 0) return `<p class="no-values">${esc(f.s.noValues)}</p>`;
-  const valueHead = s.uom === '' ? f.s.value : `${f.s.value} [${s.uom}]`;
+  const valueHead = f.s.value + bracketUnit(s.uom);
   const rows: string[] = [];
   for (let i = 0; i < n; i++) {
     rows.push(`<tr><td>${esc(f.date(Number(s.values.t[i])))}</td><td>${esc(f.number(valueAt(s.values, i)))}</td></tr>`);

@@ -6,6 +6,7 @@ import { readableOnWhite } from './references.ts';
 import { timeTicks, type TimeTicks } from './time-axis.ts';
 import { gapLimit, markGaps, type GapRule } from './gaps.ts';
 import { pointCount, resolveStyle, valueAt, type ChartPoints, type ChartSeries, type ResolvedStyle } from './spec.ts';
+import { typesetUnit } from '../units.ts';
 
 export interface PreparedSeries {
   series: ChartSeries;
@@ -125,7 +126,7 @@ export function layout(
     const side = i === 0 ? 'left' : 'right';
     const ax = i === 0 ? plot.left : plot.right + (i - 1) * AXIS_OFFSET;
     const color = units.length > 1 && members.length === 1 ? readableOnWhite(members[0]!.style.color) : undefined;
-    return { uom, label: `${phenomena} [${uom}]`, scale, x: ax, side, ...(color !== undefined ? { color } : {}) };
+    return { uom, label: `${phenomena} [${typesetUnit(uom)}]`, scale, x: ax, side, ...(color !== undefined ? { color } : {}) };
   });
   const firstBar = prepared.find((p) => p.style.kind === 'bar')?.style;
   const time = timeTicks(start, end, plot.right - plot.left, firstBar?.kind === 'bar' ? firstBar.interval : undefined);

@@ -3,7 +3,8 @@
  * when asked), its style, its reference values, labels in the requested locale, then `renderChartSvg` and, for
  * a PDF, the report page. Pure apart from the `SeriesSource` it is handed.
  *
- * - Series name `"<feature> (<phenomenon> [<uom>])"`; y axis per unit `"<phenomenon> [<uom>]"` (DECISIONS.md).
+ * - Series name `"<feature> (<phenomenon> [<uom>])"`; y axis per unit `"<phenomenon> [<uom>]"` (DECISIONS.md); in every
+ *   chart text the unit is typeset (`m3/s` → `m³/s`, core/units.ts), the JSON keeps the catalogue's `uom`.
  * - What is drawn is cut to the chart's pixel columns (a bar series to its bucket sums), and a report's value
  *   tables to REPORT_MAX_VALUES values in all (chart-points.ts); a line's gaps are marked first, so they stay gaps.
  * - A colour from rendering hints (no style in the request) is `colorHinted`: it gives way to a distinct
@@ -18,6 +19,7 @@ import { resolveStyle } from '../charts/spec.ts';
 import { renderChartSvg, type ChartReferenceValue, type ChartSeries, type ChartSpec } from '../charts/index.ts';
 import { gapLimit, lttbBucketSize, markGaps } from '../charts/gaps.ts';
 import { statusColor } from '../charts/references.ts';
+import { typesetUnit } from '../units.ts';
 
 export { statusColor };
 import { chartPageHtml, type ChartDocument } from '../charts/page.ts';
@@ -33,9 +35,9 @@ import { generalize } from './generalize.ts';
 import { labelIn, type Locale } from './locale.ts';
 import type { Timespan } from './timespan.ts';
 
-/** A series' name in charts: `"<feature> (<phenomenon> [<uom>])"` (DECISIONS.md). */
+/** A series' name in charts: `"<feature> (<phenomenon> [<uom>])"` (DECISIONS.md), the unit typeset (core/units.ts). */
 export function seriesLabel(feature: string, phenomenon: string, uom: string): string {
-  return `${feature} (${phenomenon} [${uom}])`;
+  return `${feature} (${phenomenon} [${typesetUnit(uom)}])`;
 }
 
 export function seriesName(cat: Catalogue, s: SeriesRec, locale: Locale): string {

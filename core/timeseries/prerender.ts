@@ -7,7 +7,7 @@
  * - the chart is the entry's `config` over `generalConfig` (size, language, grid, legend, generalize,
  *   expanded) with the entry's style;
  * - `title` may hold 52°North's placeholders: %1$s station, %2$s phenomenon, %3$s procedure, %4$s category,
- *   %5$s offering, %6$s feature, %7$s service, %8$s unit.
+ *   %5$s offering, %6$s feature, %7$s service, %8$s unit (typeset, m³/s: core/units.ts).
  * Only single-series charts are pre-rendered.
  */
 import { chartLanguage, type ChartRequest } from './chart-request.ts';
@@ -18,6 +18,7 @@ import type { PrerenderInterval, PrerenderTask } from '../snapshot/timeseries-co
 import { labelIn, normaliseLocale } from './locale.ts';
 import { DEFAULT_DP_TOLERANCE, DEFAULT_LTTB_THRESHOLD } from './generalize.ts';
 import { parsePeriod, shiftByPeriod, type Timespan } from './timespan.ts';
+import { typesetUnit } from '../units.ts';
 
 export const INTERVAL_PERIOD: Record<PrerenderInterval, string> = { lastDay: 'P1D', lastWeek: 'P7D', lastMonth: 'P1M' };
 
@@ -44,7 +45,7 @@ export function formatTitle(template: string, cat: Catalogue, s: SeriesRec, loca
     labelIn(cat.offerings[s.offering]!, locale),
     labelIn(cat.features[s.feature]!, locale),
     labelIn(cat.services[s.service]!, locale),
-    s.uom,
+    typesetUnit(s.uom),
   ];
   return template.replace(/%(\d)\$s/g, (m, n: string) => values[Number(n) - 1] ?? m);
 }

@@ -11,6 +11,8 @@
  *   `?range=custom&from=YYYY-MM-DD&to=YYYY-MM-DD`. An unreadable address falls back to the week.
  * - The API caps a timespan at P1Y1D (`requestIntervalRestriction`); a custom range longer than that is refused
  *   here with the same words before anything is fetched.
+ * - A custom range in the address that cannot be drawn (reversed dates on first load) draws the week, with a
+ *   notice naming the refused range and why (`rangeOnLoad`); the form keeps the refused dates to correct.
  */
 
 export const RANGES = ['day', 'week', 'month', 'year', 'custom'] as const;
@@ -88,6 +90,23 @@ export function rangeSpan(c: RangeChoice, takenAt: number): Span | { problem: st
       return { start, end };
     }
   }
+}
+
+/**
+ * What the page draws for a choice its address holds: the choice itself, or, when it cannot be drawn (a custom
+ * range reversed, unreadable or too long), the week with a notice that names the refused range and the reason.
+ * A refused choice made in the form is not drawn at all: the form says why and the chart stays as it is.
+ */
+export function rangeOnLoad(c: RangeChoice, takenAt: number): { choice: RangeChoice; span: Span; notice?: string } {
+  const got = rangeSpan(c, takenAt);
+  if (!('problem' in got)) return { choice: c, span: got };
+  const week: RangeChoice = { key: 'week' };
+  const asked = c.key === 'custom' ? `${c.from || '?'} to ${c.to || '?'}` : c.key;
+  return {
+    choice: week,
+    span: rangeSpan(week, takenAt) as Span,
+    notice: `The range in the address (${asked}) was refused: ${got.problem} Shown instead: ${rangeTitle(week).toLowerCase()}.`,
+  };
 }
 
 /** The choice an address keeps (the week when it keeps none or an unreadable one). */

@@ -14,7 +14,7 @@ import { renderChart, type ChartGeometry, type ChartReferenceValue } from '../..
 import { gapLimit } from '../../core/charts/gaps.ts';
 import { columnPoints } from '../../core/timeseries/chart-points.ts';
 import { chartRefs, gapMarked, parseGetData, seriesChartSpec, typedPoints, type SeriesChartConfig, type Steps, type TimeValue } from '../lib/series-chart-spec.ts';
-import { isoDay, rangeLinks, rangeSpan, rangeTitle, readRange, writeRange, type RangeChoice, type Span } from '../lib/series-range.ts';
+import { isoDay, rangeLinks, rangeOnLoad, rangeSpan, rangeTitle, readRange, writeRange, type RangeChoice, type Span } from '../lib/series-range.ts';
 
 interface PageConfig {
   chart: SeriesChartConfig;
@@ -243,7 +243,8 @@ function init(root: HTMLElement): void {
     }
   }
 
-  async function load(choice: RangeChoice): Promise<void> {
+  /** Draws a choice; `notice` (a refused range in the address) stays in the status line once it is drawn. */
+  async function load(choice: RangeChoice, notice?: string): Promise<void> {
     const got = rangeSpan(choice, config.takenAt);
     if ('problem' in got) {
       status.textContent = got.problem;
@@ -281,8 +282,10 @@ function init(root: HTMLElement): void {
       render();
       summarise(drawn, choice);
       clearCursor();
-      status.textContent = '';
+      status.textContent = notice ?? '';
       root.dataset['range'] = choice.key;
+      if (notice !== undefined) root.dataset['refused'] = 'true';
+      else delete root.dataset['refused'];
       root.dataset['points'] = String(raw.t.length);
     } catch (e) {
       if (my !== request) return;
@@ -317,10 +320,26 @@ function init(root: HTMLElement): void {
     }
   }
 
+  /**
+   * A choice from the form (`push`): refused in words when it cannot be drawn, the address and the chart left as
+   * they are; else kept in the address and drawn. A choice from the address (first load, back and forward): one
+   * that cannot be drawn draws the week with a notice naming the refused range (rangeOnLoad), so the chart, its
+   * crosshair, heading, summary and links all tell of the week.
+   */
   function choose(choice: RangeChoice, push: boolean): void {
     showForm(choice);
-    if (push) history.pushState(null, '', `${location.pathname}${writeRange(choice, new URLSearchParams(location.search))}${location.hash}`);
-    void load(choice);
+    if (push) {
+      const got = rangeSpan(choice, config.takenAt);
+      if ('problem' in got) {
+        status.textContent = got.problem;
+        return;
+      }
+      history.pushState(null, '', `${location.pathname}${writeRange(choice, new URLSearchParams(location.search))}${location.hash}`);
+      void load(choice);
+      return;
+    }
+    const shown = rangeOnLoad(choice, config.takenAt);
+    void load(shown.choice, shown.notice);
   }
 
   form.addEventListener('change', (e) => {

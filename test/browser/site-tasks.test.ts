@@ -402,6 +402,38 @@ describe('the hydrologist: a gauge’s month against its warning levels', () => 
       await page.locator('input[name="to"]').fill('2024-01-01');
       await page.locator('form.ts-range button[type="submit"]').click();
       await expect.poll(() => page.locator('.ts-status').innerText()).toBe('The last day lies before the first.');
+      // refused in the form: the address and the chart stay those of the two days
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ range: 'custom', from: '2024-01-10', to: '2024-01-11' });
+      expect(Number(await page.locator('svg.ts-chart-live').getAttribute('data-start'))).toBe(Date.parse('2024-01-10T00:00:00Z'));
+    });
+  });
+
+  test('a reversed range in the address: the week drawn live with a notice, the crosshair working', async () => {
+    const base = month.url;
+    await withPage(DESKTOP, async (page) => {
+      await page.goto(`${base}/browse/timeseries/${KOELN}/?range=custom&from=2024-01-11&to=2024-01-10`, { waitUntil: 'load' });
+      const figure = page.locator('[data-series-chart]');
+      await expect.poll(() => figure.getAttribute('data-range'), { timeout: 15_000 }).toBe('week');
+      expect(await figure.getAttribute('data-refused')).toBe('true');
+      expect(await page.locator('.ts-status').innerText()).toBe('The range in the address (2024-01-11 to 2024-01-10) was refused: The last day lies before the first. Shown instead: the week up to the snapshot.');
+      expect(await page.locator('h2#chart').innerText()).toBe('The week up to the snapshot');
+      const live = page.locator('svg.ts-chart-live');
+      const end = Number(await live.getAttribute('data-end'));
+      expect(end - Number(await live.getAttribute('data-start'))).toBe(7 * 86_400_000);
+      expect(await page.locator('[data-range-link="csv"]').getAttribute('href')).toContain(encodeURIComponent(new Date(end).toISOString()));
+      // the form keeps the refused dates, to correct them
+      expect(await page.locator('input[name="from"]').inputValue()).toBe('2024-01-11');
+      await page.locator('.ts-chart-wrap').focus();
+      await expect.poll(() => page.locator('.ts-chart-wrap .ts-crosshair').count()).toBe(1);
+      expect(await page.locator('.ts-readout').innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: Water level \d+ cm/);
+      await page.screenshot({ path: join(SCREENSHOTS, 'tasks-refused-range-1280.png') });
+      // corrected in the form: drawn, the notice gone
+      await page.locator('input[name="to"]').fill('2024-01-12');
+      await page.locator('form.ts-range button[type="submit"]').click();
+      await expect.poll(() => figure.getAttribute('data-range'), { timeout: 15_000 }).toBe('custom');
+      expect(await figure.getAttribute('data-refused')).toBeNull();
+      expect(await page.locator('.ts-status').innerText()).toBe('');
+      await page.screenshot({ path: join(SCREENSHOTS, 'tasks-refused-range-corrected-1280.png') });
     });
   });
 });

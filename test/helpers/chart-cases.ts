@@ -6,6 +6,7 @@
  * Values are deterministic functions of time, no randomness.
  */
 import type { ChartSeries, ChartSpec } from '../../core/charts/index.ts';
+import { seriesLabel } from '../../core/timeseries/chart-document.ts';
 
 const ms = (iso: string) => Date.parse(iso);
 export const MIN = 60_000;
@@ -120,7 +121,10 @@ export function monthlySpec(): ChartSpec {
   };
 }
 
-/** Two units in German over 36 hours: water level (cm) and discharge (m³/s), each axis in its series' colour. */
+/**
+ * Two units in German over 36 hours: water level (cm) and discharge (`m3/s` as the catalogue writes it, typeset
+ * m³/s in the name, the axis title and the reference label), each axis in its series' colour.
+ */
 export function twoUnitsSpec(): ChartSpec {
   const start = ms('2024-01-27T06:00:00Z'), end = start + 36 * H;
   return {
@@ -132,9 +136,11 @@ export function twoUnitsSpec(): ChartSpec {
         style: { chartType: 'line', properties: { color: '#1e90ff', width: 2 } }, colorHinted: true,
       },
       {
-        id: 'ts_regensburg_donau_discharge', name: 'Regensburg (Abfluss [m³/s])', phenomenon: 'Abfluss', uom: 'm³/s',
+        // the catalogue's ASCII unit, as the endpoint hands it over: every chart text typesets it (m³/s)
+        id: 'ts_regensburg_donau_discharge', name: seriesLabel('Regensburg', 'Abfluss', 'm3/s'), phenomenon: 'Abfluss', uom: 'm3/s',
         points: tenMinutes(start, end, (t) => 420 + 60 * Math.sin((t - start) / (9 * H) - 0.6)),
         style: { chartType: 'line', properties: { color: '#1e90ff', width: 2, lineType: 'dashed' } }, colorHinted: true,
+        referenceValues: [{ id: 'ref_regensburg_mq', label: 'MQ', points: { t: [start], v: [450] } }],
       },
     ],
   };

@@ -27,7 +27,7 @@ import { COLLECTIONS } from '../../core/timeseries/catalogue.ts';
 import { timeseriesFieldDocs } from '../../site/lib/timeseries-docs.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { ids, links, textOf } from '../helpers/html.ts';
-import { typesetUnit } from '../../site/lib/units.ts';
+import { typesetUnit } from '../../core/units.ts';
 import { codeSpans } from '../../site/lib/code-spans.ts';
 import { runTmp } from '../helpers/paths.ts';
 

@@ -1,11 +1,27 @@
 /** The series page's range picker (site/lib/series-range.ts) and the chart spec shared by page and script (site/lib/series-chart-spec.ts). */
 import { describe, expect, test } from 'vitest';
 import { renderChart, renderChartSvg } from '../../core/charts/index.ts';
-import { addMonthsUtc, dayStart, rangeLinks, rangeSpan, readRange, writeRange } from '../../site/lib/series-range.ts';
+import { addMonthsUtc, dayStart, rangeLinks, rangeOnLoad, rangeSpan, readRange, writeRange } from '../../site/lib/series-range.ts';
 import { chartRefs, gapMarked, parseGetData, seriesChartSpec, type SeriesChartConfig } from '../../site/lib/series-chart-spec.ts';
 
 const TAKEN = Date.parse('2024-03-31T00:00:00Z');
 const DAY = 86_400_000;
+
+describe('a range in the address that cannot be drawn', () => {
+  test('draws the week, with a notice naming the refused range and why', () => {
+    const got = rangeOnLoad(readRange(new URLSearchParams('range=custom&from=2024-01-10&to=2024-01-03')), TAKEN);
+    expect(got.choice).toEqual({ key: 'week' });
+    expect(got.span).toEqual({ start: TAKEN - 7 * DAY, end: TAKEN });
+    expect(got.notice).toBe('The range in the address (2024-01-10 to 2024-01-03) was refused: The last day lies before the first. Shown instead: the week up to the snapshot.');
+    expect(rangeOnLoad({ key: 'custom', from: '', to: '2024-01-03' }, TAKEN).notice).toBe('The range in the address (? to 2024-01-03) was refused: Choose the first day. Shown instead: the week up to the snapshot.');
+  });
+
+  test('a range that can be drawn is drawn as it is, without a notice', () => {
+    const c = { key: 'custom', from: '2024-01-03', to: '2024-01-10' } as const;
+    expect(rangeOnLoad(c, TAKEN)).toEqual({ choice: c, span: rangeSpan(c, TAKEN) });
+    expect(rangeOnLoad({ key: 'month' }, TAKEN)).toEqual({ choice: { key: 'month' }, span: rangeSpan({ key: 'month' }, TAKEN) });
+  });
+});
 
 describe('range spans end at the snapshot’s instant', () => {
   test('day, week, month (calendar, clamped), year', () => {
