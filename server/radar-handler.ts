@@ -8,12 +8,15 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { negotiate } from '../core/http/media-types.ts';
+import { FILE_TYPES } from '../core/formats/files.ts';
+import { contentTypeOf } from '../core/formats/media.ts';
 import { bodyFrame } from '../core/radar/bodies.ts';
 import { attachment } from '../core/http/download.ts';
 import { downloadName } from '../core/radar/download-name.ts';
 import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
-import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
+import { CONTENT_TYPES, MEDIA_TYPES, TREE_FILE_EXTENSIONS, type Format } from '../core/formats/radar.ts';
+import { needsLiveQuery, parseRadarParams } from '../core/radar/params.ts';
 import { isBulk, likelySmall, recordQuery, WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
 import { RESOURCES, viewFields } from '../core/radar/resources.ts';
@@ -22,13 +25,6 @@ import { holdsPrefix, staticFile, treeFileRequest, variantFor } from '../core/ra
 import { materializedJoinedBytes, streamJoinedBytes } from '../lib/duckdb.ts';
 import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
-
-const CONTENT_TYPES: Record<Format, string> = {
-  json: 'application/json',
-  csv: 'text/csv; charset=utf-8',
-  checksum: 'text/plain; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-};
 
 const FORMAT_OF_MEDIA = Object.fromEntries(Object.entries(MEDIA_TYPES).map(([f, m]) => [m, f as Format])) as Record<string, Format>;
 
@@ -70,7 +66,7 @@ function notFoundFor(route: RadarRoute, apiPath: string, prefix: RadarPrefix): H
   return notFound(`No record at ${apiPath}`, [`The collection ${prefix}${route.path.slice(0, -'/:id'.length)} lists the ids there are`]);
 }
 
-const TREE_FILE = /\.(json|csv|sha1|html)$/;
+const TREE_FILE = new RegExp(`\\.(${TREE_FILE_EXTENSIONS.join('|')})$`);
 
 /**
  * A request naming a file of the static tree itself (`/radarnet/mirror/v3/radars/6.json`, as a static host
@@ -93,8 +89,7 @@ async function sendTreeFile(req: IncomingMessage, res: ServerResponse, rest: str
     return true;
   }
   const name = named && downloadName(named.path, named.variant);
-  const type = { json: 'application/json', csv: CONTENT_TYPES.csv, sha1: CONTENT_TYPES.checksum, html: CONTENT_TYPES.html }[m[1] as 'json'];
-  return trySendFile(req, res, file, type, downloadHeaders(name));
+  return trySendFile(req, res, file, contentTypeOf(FILE_TYPES[m[1]!]!), downloadHeaders(name));
 }
 
 /** Content-Disposition of a download (CSV, checksum report; download-name.ts), none for other answers. */

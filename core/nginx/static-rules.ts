@@ -21,14 +21,15 @@
  *   absent or names only English and `*` (which the endpoint answers with the default labels, the tree's);
  *   any other language goes to the endpoint, which knows which languages the labels have.
  */
-import { CONTENT_TYPE_VALUES, MEDIA_TYPES, RADAR_PARAM_NAMES, type Format } from '../radar/params.ts';
+import { CONTENT_TYPE_VALUES, MEDIA_TYPES, TREE_FILE_EXTENSIONS, type Format } from '../formats/radar.ts';
+import { RADAR_PARAM_NAMES } from '../radar/params.ts';
 import { DOWNLOAD_EXTENSIONS } from '../radar/download-name.ts';
 import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../radar/routes.ts';
 import { holdsPrefix, staticFile, VARIANTS, variantFor } from '../radar/static-tree.ts';
 import { COLLECTIONS } from '../timeseries/catalogue.ts';
 import { DEFAULT_LOCALE_TAG } from '../timeseries/locale.ts';
 import { attachmentTemplate } from '../http/download.ts';
-import { JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
+import { TIMESERIES_FORMATS } from '../formats/timeseries.ts';
 import { OPTION_KEYS } from '../timeseries/data-request.ts';
 import { PARAM_NAMES } from '../timeseries/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../timeseries/routes.ts';
@@ -112,7 +113,7 @@ export const RADAR = {
     return formats.flatMap((format) => [false, true].map((expanded) => ({ format, expanded, suffix: variantFor(format, expanded).suffix })));
   },
   /** Files of the tree the endpoint serves by their own name under the prefix (radar-handler's sendTreeFile). */
-  treeFileSuffixes: ['json', 'csv', 'sha1', 'html'],
+  treeFileSuffixes: TREE_FILE_EXTENSIONS,
   /**
    * The Content-Disposition of each tree file that is a download (download-name.ts: a parameter-free download is
    * named by its file's path after the prefix, `/` as `-`), as [pattern over the file, header] with captures.
@@ -147,7 +148,7 @@ export const TIMESERIES = {
   },
   /** The name of a pre-rendered chart (`lastWeek`, `lastWeek_with_legend`) as routes.ts reads it. */
   chartName: '[A-Za-z]+(?:_[A-Za-z0-9_-]+)?',
-  jsonType: 'application/json',
+  jsonType: TIMESERIES_FORMATS.json.media.type,
   /** Content-Disposition of a pre-rendered chart, from the id and chart name (nginx captures: `$1`, `$2`). */
   chartDisposition(id: string, chart: string): string {
     return attachmentTemplate(`${id}_${chart}.png`);
@@ -158,5 +159,5 @@ export const TIMESERIES = {
     return `^\\s*${range}(?:\\s*,\\s*${range})*\\s*$`;
   })(),
   /** The Content-Type of the API's JSON files (with its charset, as the endpoint sends them). */
-  jsonContentType: TIMESERIES_JSON_CONTENT_TYPE,
+  jsonContentType: TIMESERIES_FORMATS.json.contentType,
 };

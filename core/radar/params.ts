@@ -6,16 +6,9 @@ import { z } from 'zod';
 import { booleanParam } from '../http/param-schemas.ts';
 import { badParameter } from '../http/errors.ts';
 import { parsePartialDatetime } from './partial-datetime.ts';
+import { CONTENT_TYPE_VALUES, FORMATS, MEDIA_TYPES, RADAR_FORMATS, type Format } from '../formats/radar.ts';
 
-export const FORMATS = ['json', 'csv', 'checksum', 'html'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export const MEDIA_TYPES: Record<Format, string> = {
-  json: 'application/json',
-  csv: 'text/csv',
-  checksum: 'text/plain',
-  html: 'text/html',
-};
+export { CONTENT_TYPE_VALUES, FORMATS, MEDIA_TYPES, type Format };
 
 export interface Timespan {
   /** Inclusive bounds, ms since the epoch. */
@@ -42,33 +35,22 @@ export interface RadarParams {
 }
 
 /** What each format holds (for the docs). */
-export const FORMAT_MEANINGS: Record<Format, string> = {
-  json: 'JSON, the default: an array of records for a collection, one object for a record path, the index object for /.',
-  csv: "CSV (RFC 4180, CRLF line ends): a header row of the view's field names (unless includeHeaders=false), then one row per record; nested values as JSON text.",
-  checksum: 'Checksum report as sha1sum writes it: one line `<checksum>  <filename>` (two spaces, LF) per record that has a checksum.',
-  html: 'The HTML documentation page of this path: fields, parameters, representations.',
-};
-
-/** The values `contentType` takes (in any case), each with the format it selects. */
-export const CONTENT_TYPE_VALUES: Record<string, Format> = {
-  'application/json': 'json',
-  json: 'json',
-  'text/csv': 'csv',
-  csv: 'csv',
-  'text/plain': 'checksum',
-  checksumReport: 'checksum',
-  'text/html': 'html',
-  html: 'html',
-};
+export const FORMAT_MEANINGS = Object.fromEntries(FORMATS.map((f) => [f, RADAR_FORMATS[f].docs])) as Record<Format, string>;
 
 const CONTENT_TYPE_NAMES: Record<string, Format> = Object.fromEntries(Object.entries(CONTENT_TYPE_VALUES).map(([v, f]) => [v.toLowerCase(), f]));
 
 const boolean = booleanParam;
 
+/** `a, b, c or d`: every media type, then every short name. */
+const CONTENT_TYPE_CHOICES = (() => {
+  const all = [...FORMATS.map((f) => RADAR_FORMATS[f].media.type), ...FORMATS.flatMap((f) => RADAR_FORMATS[f].names)];
+  return `${all.slice(0, -1).join(', ')} or ${all.at(-1)}`;
+})();
+
 const contentType = z.string().transform((v, ctx) => {
   const f = CONTENT_TYPE_NAMES[v.trim().toLowerCase()];
   if (f) return f;
-  ctx.addIssue({ code: 'custom', message: `must be one of application/json, text/csv, text/plain, text/html, json, csv, checksumReport or html, not '${v}'` });
+  ctx.addIssue({ code: 'custom', message: `must be one of ${CONTENT_TYPE_CHOICES}, not '${v}'` });
   return z.NEVER;
 });
 
@@ -135,7 +117,7 @@ const RAW_SCHEMAS = { contentType, expanded: boolean, timespan, bbox, radar_code
 export const RADAR_PARAM_NAMES = Object.keys(RAW_SCHEMAS) as (keyof typeof RAW_SCHEMAS)[];
 
 export const PARAM_DOCS: ParamDoc[] = [
-  { name: 'contentType', type: 'media type or short name', default: '(Accept header, else application/json)', example: 'checksumReport', meaning: 'Selects the representation: application/json (json), text/csv (csv), text/plain (checksumReport), text/html (html). Wins over Accept.' },
+  { name: 'contentType', type: 'media type or short name', default: '(Accept header, else application/json)', example: 'checksumReport', meaning: `Selects the representation: ${FORMATS.map((f) => `${RADAR_FORMATS[f].media.type} (${RADAR_FORMATS[f].names[0]})`).join(', ')}. Wins over Accept.` },
   { name: 'expanded', type: 'boolean', default: 'false', example: 'true', meaning: 'Return the full record instead of the simple view.' },
   { name: 'timespan', type: 'START/END, partial ISO 8601 datetimes', default: 'none', example: '2024-01-01/2024-01-02', meaning: "Records whose own interval overlaps [START, END]; radars whose earliest_data lies in it. Missing parts take their lowest value; no zone means UTC." },
   { name: 'bbox', type: 'minX,minY,maxX,maxY (lon/lat, EPSG:4326)', default: 'none', example: '-180,-90,180,0', meaning: "Records of radars whose position lies in the box. minX > maxX means a box across the antimeridian." },

@@ -5,7 +5,7 @@
 import { and, bboxFilter, idFilter, radarCodeFilter, timespanFilter, type SqlFragment } from './filters.ts';
 import type { RadarParams } from './params.ts';
 import { answerOrder, partitionFilter } from './partitions.ts';
-import { checksumRecordSql, csvRecordSql, jsonRecordSql, type RecordFormat } from './record-sql.ts';
+import { RADAR_FORMATS, type RecordFormat } from '../formats/radar.ts';
 import { RESOURCES, viewFields, type ResourceName } from './resources.ts';
 import { routeTable, type RadarRoute } from './routes.ts';
 
@@ -35,8 +35,8 @@ export interface RecordQuery {
 export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment {
   const r = RESOURCES[q.route.resource!];
   const fields = viewFields(r, q.expanded);
-  const text =
-    q.format === 'json' ? jsonRecordSql(fields) : q.format === 'csv' ? csvRecordSql(fields) : checksumRecordSql(r.checksum!.checksum, r.checksum!.filename);
+  const format = RADAR_FORMATS[q.format];
+  const text = format.record(r, fields);
   const s = q.selection;
   const maxDurationMs = facts.maxDurationMs[r.name] ?? 0;
   const table = routeTable(q.route);
@@ -50,7 +50,7 @@ export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment 
     s.radarCode === undefined ? undefined : radarCodeFilter(r, s.radarCode),
     partitioned ? partitionFilter(r, s, maxDurationMs) : undefined,
   ]);
-  const params = q.format === 'csv' ? { ...where.params, delimiter: s.delimiter } : where.params;
+  const params = { ...where.params, ...format.recordParams(s) };
   // One instance per file id, the most recent: for `/:id` routes that answer one object, and distinct=true.
   const latest = q.route.latestFlag && (q.route.latest || s.distinct) ? ` AND ${q.route.latestFlag}` : '';
   if (partitioned && q.ordinal) throw new Error('a partitioned catalogue has no stored order to number records by');
