@@ -1,32 +1,28 @@
 /**
- * Answers `/radarnet/mirror/v3/...` and the same API under `/superdarn/mirror/v3/...` (BAS_PREFIX): the static file
- * where one holds the answer, else a live DuckDB query. The tree is written under the spec's prefix; a request under
+ * Answers `/radarnet/mirror/v3/...` and the same API under `/superdarn/mirror/v3/...` (BAS_PREFIX): reads the
+ * request (route, parameters, format, id), asks core/radar/answer-plan.ts what answers it (the static file where
+ * one holds the answer, memory, a live DuckDB query), and carries the plan out. The tree is written under the spec's prefix; a request under
  * the alias reads the same files, but gets the index and HTML pages (whose links name a prefix) made for its prefix.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
-import { negotiate } from '../core/http/media-types.ts';
 import { FILE_TYPES } from '../core/formats/files.ts';
 import { contentTypeOf } from '../core/formats/media.ts';
-import { bodyFrame } from '../core/radar/bodies.ts';
+import { CONTENT_TYPES, TREE_FILE_EXTENSIONS } from '../core/formats/radar.ts';
 import { attachment } from '../core/http/download.ts';
+import { answerPlan, chooseFormat, type AnswerPlan } from '../core/radar/answer-plan.ts';
 import { downloadName } from '../core/radar/download-name.ts';
-import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
+import { residentBody } from '../core/radar/resident.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
-import { CONTENT_TYPES, MEDIA_TYPES, TREE_FILE_EXTENSIONS, type Format } from '../core/formats/radar.ts';
-import { needsLiveQuery, parseRadarParams } from '../core/radar/params.ts';
-import { isBulk, likelySmall, recordQuery, WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
-import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
-import { RESOURCES, viewFields } from '../core/radar/resources.ts';
-import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarPrefix, type RadarRoute } from '../core/radar/routes.ts';
-import { holdsPrefix, staticFile, treeFileRequest, variantFor } from '../core/radar/static-tree.ts';
+import { parseRadarParams } from '../core/radar/params.ts';
+import { WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
+import { indexDocument, matchRadarRoute, RADAR_PREFIX, type RadarPrefix, type RadarRoute } from '../core/radar/routes.ts';
+import { holdsPrefix, treeFileRequest } from '../core/radar/static-tree.ts';
 import { materializedJoinedBytes, streamJoinedBytes } from '../lib/duckdb.ts';
 import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
-
-const FORMAT_OF_MEDIA = Object.fromEntries(Object.entries(MEDIA_TYPES).map(([f, m]) => [m, f as Format])) as Record<string, Format>;
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -47,19 +43,6 @@ function parseId(raw: string, prefix: RadarPrefix): bigint | { absent: true; can
   if (id < 0n || id > INT64_MAX) return { absent: true };
   if (id.toString() !== text) return { absent: true, canonical: id.toString() };
   return id;
-}
-
-function chooseFormat(req: IncomingMessage, route: RadarRoute, contentType: Format | undefined): Format {
-  const formats = routeFormats(route);
-  if (contentType !== undefined) {
-    if (!formats.includes(contentType)) {
-      throw new HttpError(406, `This path cannot produce ${MEDIA_TYPES[contentType]}`, {
-        hints: [`This path produces: ${formats.map((f) => MEDIA_TYPES[f]).join(', ')}`, 'A valid example: contentType=json'],
-      });
-    }
-    return contentType;
-  }
-  return FORMAT_OF_MEDIA[negotiate(req.headers.accept, formats.map((f) => MEDIA_TYPES[f]))]!;
 }
 
 function notFoundFor(route: RadarRoute, apiPath: string, prefix: RadarPrefix): HttpError {
@@ -108,7 +91,7 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   }
   const { route } = match;
   const params = parseRadarParams(url.searchParams);
-  const format = chooseFormat(req, route, params.contentType);
+  const format = chooseFormat(req.headers.accept, route, params.contentType);
   const id = match.id === undefined ? undefined : parseId(match.id, prefix);
   const apiPath = `${prefix}${rest}`;
   if (typeof id === 'object') {
@@ -116,39 +99,42 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
     if (id.canonical !== undefined) e.hints.unshift(`Ids are written in plain decimal: ${prefix}${route.path.slice(0, -':id'.length)}${id.canonical}`);
     throw e;
   }
-  if (format === 'html') return sendText(req, res, 200, CONTENT_TYPES.html, routeDocPage(route, prefix));
-  if (route.shape === 'index') return sendText(req, res, 200, CONTENT_TYPES.json, JSON.stringify(indexDocument(prefix)));
-  const variant = variantFor(format, params.expanded);
-  const download = downloadHeaders(downloadName(id === undefined ? rest : `${route.path.slice(0, -':id'.length)}${id}`, variant, params));
-
-  if (!liveOnly && !needsLiveQuery(params)) {
-    // the tree is written under the spec's prefix, whichever the request came in on
-    const file = join(build.site, staticFile(`${RADAR_PREFIX}${rest}`, variant));
-    if (await trySendFile(req, res, file, CONTENT_TYPES[format], download)) return;
-  }
-  if (!build.radar) throw new HttpError(503, 'This build has no radar catalogue database', { hints: ['Build a snapshot that declares radarnet-mirror-v3'] });
   const radar = build.radar;
-  const resource = RESOURCES[route.resource!];
-  const recordFormat = format as RecordFormat;
-  const header = recordFormat === 'csv' && params.includeHeaders ? csvHeader(viewFields(resource, params.expanded), params.delimiter) : undefined;
-  const frame = bodyFrame(recordFormat, route.shape, header);
+  const plan = answerPlan({ prefix, route, id, format }, params, { tree: !liveOnly, catalogue: radar?.facts, resident: radar?.resident ?? {} });
+  await carryOut(req, res, plan, () => notFoundFor(route, apiPath, prefix), build);
+}
 
-  const resident = radar.resident[resource.name];
-  if (residentCanAnswer(resident, route, recordFormat, params.expanded, params)) {
-    const rows = residentRows(resident, params, id, radar.facts.maxDurationMs[resource.name] ?? 0);
-    if (id !== undefined && rows.length === 0) throw notFoundFor(route, apiPath, prefix);
-    return sendBytes(req, res, CONTENT_TYPES[format], residentBody(resident.texts[residentVariant(recordFormat, params.expanded)]!, rows, frame), 200, download);
+/** Carries out an answer plan (core/radar/answer-plan.ts); `absent` is the 404 of an id without records. */
+async function carryOut(req: IncomingMessage, res: ServerResponse, plan: AnswerPlan, absent: () => HttpError, build: ServedBuild): Promise<void> {
+  const download = downloadHeaders(plan.download);
+  switch (plan.kind) {
+    case 'page':
+      return sendText(req, res, 200, plan.contentType, routeDocPage(plan.route, plan.prefix));
+    case 'index':
+      return sendText(req, res, 200, plan.contentType, JSON.stringify(indexDocument(plan.prefix)));
+    case 'tree-file':
+      if (await trySendFile(req, res, join(build.site, plan.treeFile), plan.contentType, download)) return;
+      return carryOut(req, res, { ...plan.otherwise(), contentType: plan.contentType, download: plan.download }, absent, build);
+    case 'unavailable':
+      throw new HttpError(503, 'This build has no radar catalogue database', { hints: ['Build a snapshot that declares radarnet-mirror-v3'] });
+    case 'resident':
+      if (plan.one && plan.rows.length === 0) throw absent();
+      return sendBytes(req, res, plan.contentType, residentBody(plan.texts, plan.rows, plan.frame), 200, download);
+    case 'query':
+      return streamQuery(req, res, plan, absent, build, download);
   }
+}
 
-  const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
-  await radar.pool.with(async (conn, answering, leaveLane) => {
-    const whole = likelySmall(params, id) ? await materializedJoinedBytes(conn, q, WHOLE_MAX_ROWS, frame.separator, frame.terminator) : undefined;
+async function streamQuery(req: IncomingMessage, res: ServerResponse, plan: Extract<AnswerPlan, { kind: 'query' }>, absent: () => HttpError, build: ServedBuild, download: Record<string, string>): Promise<void> {
+  const { frame, query: q } = plan;
+  await build.radar!.pool.with(async (conn, answering, leaveLane) => {
+    const whole = plan.mode === 'whole' ? await materializedJoinedBytes(conn, q, WHOLE_MAX_ROWS, frame.separator, frame.terminator) : undefined;
     const batches = (whole ? (async function* () { yield* whole; })() : streamJoinedBytes(conn, q, frame.separator, frame.terminator))[Symbol.asyncIterator]();
     const first = await batches.next();
-    if (id !== undefined && (first.done || first.value.rows === 0)) throw notFoundFor(route, apiPath, prefix);
+    if (plan.one && (first.done || first.value.rows === 0)) throw absent();
     // The answer begins: from here the client's pace, not the query's, sets the time (writePieces drops a stalled client).
     answering();
-    res.writeHead(200, { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format], ...download });
+    res.writeHead(200, { ...API_HEADERS, 'Content-Type': plan.contentType, ...download });
     if (req.method === 'HEAD') {
       res.end();
       await batches.return?.(undefined);
@@ -170,5 +156,5 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
     // bulk turn, so one slow download does not hold up every other large answer.
     await writePieces(res, pieces(), { onSlowClient: leaveLane });
     if (res.destroyed) await batches.return?.(undefined);
-  }, { bulk: isBulk(params, id) });
+  }, { bulk: plan.bulk });
 }

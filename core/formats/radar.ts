@@ -28,6 +28,8 @@ interface FormatBase {
   expandable: boolean;
   /** Answered as a file to save: a Content-Disposition named by download-name.ts. */
   download: boolean;
+  /** Whether a path of this resource (undefined: the index) produces the format. */
+  produces: (resource: Resource | undefined) => boolean;
   /** What the format holds, for the docs (HTML, OpenAPI). */
   docs: string;
 }
@@ -60,6 +62,7 @@ export const RADAR_FORMATS: { readonly [F in Format]: F extends RecordFormat ? R
     ext: 'json',
     expandable: true,
     download: false,
+    produces: () => true,
     docs: 'JSON, the default: an array of records for a collection, one object for a record path, the index object for /.',
     record: (_r, fields) => jsonRecordSql(fields),
     recordParams: noParams,
@@ -72,6 +75,7 @@ export const RADAR_FORMATS: { readonly [F in Format]: F extends RecordFormat ? R
     ext: 'csv',
     expandable: true,
     download: true,
+    produces: (r) => r !== undefined,
     docs: "CSV (RFC 4180, CRLF line ends): a header row of the view's field names (unless includeHeaders=false), then one row per record; nested values as JSON text.",
     record: (_r, fields) => csvRecordSql(fields),
     recordParams: (s) => ({ delimiter: s.delimiter }),
@@ -84,6 +88,7 @@ export const RADAR_FORMATS: { readonly [F in Format]: F extends RecordFormat ? R
     ext: 'sha1',
     expandable: false,
     download: true,
+    produces: (r) => r?.checksum !== undefined,
     docs: 'Checksum report as sha1sum writes it: one line `<checksum>  <filename>` (two spaces, LF) per record that has a checksum.',
     record: (r) => checksumRecordSql(r.checksum!.checksum, r.checksum!.filename),
     recordParams: noParams,
@@ -96,6 +101,7 @@ export const RADAR_FORMATS: { readonly [F in Format]: F extends RecordFormat ? R
     ext: 'html',
     expandable: false,
     download: false,
+    produces: () => true,
     docs: 'The HTML documentation page of this path: fields, parameters, representations.',
   },
 };

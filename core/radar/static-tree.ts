@@ -5,6 +5,7 @@
  * `expanded` and `Accept` to these names; the endpoint does the same lookup.
  */
 import { FORMATS, RADAR_FORMATS, type Format } from '../formats/radar.ts';
+import { treeFile } from '../tree-file.ts';
 import { routeFormats, type RadarRoute } from './routes.ts';
 
 export interface Variant {
@@ -35,8 +36,7 @@ export function routeVariants(route: RadarRoute): Variant[] {
 
 /** The tree-relative file of an API path (`/radarnet/mirror/v3/files/12`) in a variant. */
 export function staticFile(apiPath: string, v: Variant): string {
-  const rel = apiPath.endsWith('/') ? `${apiPath}index` : apiPath;
-  return rel.replace(/^\/+/, '') + v.suffix;
+  return treeFile(apiPath, v.suffix);
 }
 
 /** What a file of the tree answers: the path after the prefix (`/radars/6`, the index `/`) and its variant. */
