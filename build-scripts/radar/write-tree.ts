@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { bodyFrame, joinBatch, type BodyFrame } from '../../core/radar/bodies.ts';
-import type { SqlFragment } from '../../core/radar/filters.ts';
+import type { SqlFragment } from '../../core/sql.ts';
 import { routeDocPage } from '../../core/radar/html-doc.ts';
 import { NO_SELECTION, recordQuery, type CatalogueFacts } from '../../core/radar/queries.ts';
 import { csvHeader, type RecordFormat } from '../../core/radar/record-sql.ts';

@@ -14,6 +14,10 @@ const SITE_ASSETS: Record<string, MediaType> = {
   css: { type: 'text/css', utf8: true },
   js: { type: 'text/javascript', utf8: true },
   svg: { type: 'image/svg+xml', utf8: false },
+};
+
+/** Documents the site may hold (after the APIs' images, the order nginx.conf has always listed them in). */
+const SITE_DOCUMENTS: Record<string, MediaType> = {
   pdf: { type: 'application/pdf', utf8: false },
 };
 
@@ -22,6 +26,7 @@ function byExtension(): Record<string, MediaType> {
   for (const f of FORMATS) out[RADAR_FORMATS[f].ext] ??= RADAR_FORMATS[f].media;
   for (const [ext, m] of Object.entries(SITE_ASSETS)) out[ext] ??= m;
   for (const r of REPRESENTATIONS) if (TIMESERIES_FORMATS[r].treeFile) out[r] ??= TIMESERIES_FORMATS[r].media;
+  for (const [ext, m] of Object.entries(SITE_DOCUMENTS)) out[ext] ??= m;
   return out;
 }
 
