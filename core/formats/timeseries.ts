@@ -5,7 +5,14 @@
  */
 import { contentTypeOf, type MediaType } from './media.ts';
 
-export type Representation = 'json' | 'png' | 'pdf' | 'csv' | 'zip';
+/** Charts and reports, rendered by the chart renderer (server/timeseries-charts.ts). */
+export type ChartRepresentation = 'png' | 'pdf';
+/** Downloads of the values (server/timeseries-downloads.ts). */
+export type DownloadRepresentation = 'csv' | 'zip';
+export type Representation = 'json' | ChartRepresentation | DownloadRepresentation;
+
+/** How a representation is answered on the data paths: the JSON document, a chart, a download. */
+type AnswerOf<R extends Representation> = R extends 'json' ? 'document' : R extends ChartRepresentation ? 'chart' : 'download';
 
 export interface TimeseriesFormat {
   media: MediaType;
@@ -23,8 +30,9 @@ export interface TimeseriesFormat {
   docs: string;
 }
 
-export const TIMESERIES_FORMATS: { readonly [R in Representation]: TimeseriesFormat } = {
+export const TIMESERIES_FORMATS: { readonly [R in Representation]: TimeseriesFormat & { answer: AnswerOf<R> } } = {
   json: {
+    answer: 'document',
     media: { type: 'application/json', utf8: false },
     // DECISIONS.md "Real clients": 52°North's spelling; the radar API keeps a bare application/json
     contentType: 'application/json; charset=UTF-8',
@@ -34,6 +42,7 @@ export const TIMESERIES_FORMATS: { readonly [R in Representation]: TimeseriesFor
     docs: 'JSON, the default on every path.',
   },
   png: {
+    answer: 'chart',
     media: { type: 'image/png', utf8: false },
     contentType: 'image/png',
     pathExtension: 'any',
@@ -42,6 +51,7 @@ export const TIMESERIES_FORMATS: { readonly [R in Representation]: TimeseriesFor
     docs: 'A chart of the series (pre-rendered charts are PNG files of the tree).',
   },
   pdf: {
+    answer: 'chart',
     media: { type: 'application/pdf', utf8: false },
     contentType: 'application/pdf',
     pathExtension: 'any',
@@ -50,6 +60,7 @@ export const TIMESERIES_FORMATS: { readonly [R in Representation]: TimeseriesFor
     docs: 'A report: the chart and a table of the values.',
   },
   csv: {
+    answer: 'download',
     media: { type: 'text/csv', utf8: true },
     contentType: contentTypeOf({ type: 'text/csv', utf8: true }),
     pathExtension: 'getData',
@@ -58,6 +69,7 @@ export const TIMESERIES_FORMATS: { readonly [R in Representation]: TimeseriesFor
     docs: 'A CSV download of the values.',
   },
   zip: {
+    answer: 'download',
     media: { type: 'application/zip', utf8: false },
     contentType: 'application/zip',
     pathExtension: 'getData',
@@ -68,3 +80,18 @@ export const TIMESERIES_FORMATS: { readonly [R in Representation]: TimeseriesFor
 };
 
 export const REPRESENTATIONS = Object.keys(TIMESERIES_FORMATS) as Representation[];
+
+/** What answers a representation on the data paths, typed so a handler's switch over it is exhaustive. */
+export type DataAnswer = { kind: 'document' } | { kind: 'chart'; representation: ChartRepresentation } | { kind: 'download'; representation: DownloadRepresentation };
+
+export function dataAnswer(r: Representation): DataAnswer {
+  const f = TIMESERIES_FORMATS[r];
+  switch (f.answer) {
+    case 'document':
+      return { kind: 'document' };
+    case 'chart':
+      return { kind: 'chart', representation: r as ChartRepresentation };
+    case 'download':
+      return { kind: 'download', representation: r as DownloadRepresentation };
+  }
+}

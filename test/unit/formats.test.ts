@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { FILE_TYPES } from '../../core/formats/files.ts';
 import { contentTypeOf } from '../../core/formats/media.ts';
 import { CONTENT_TYPES, CONTENT_TYPE_VALUES, FORMATS, isRecordFormat, MEDIA_TYPES, RADAR_FORMATS, TREE_FILE_EXTENSIONS } from '../../core/formats/radar.ts';
-import { REPRESENTATIONS, TIMESERIES_FORMATS } from '../../core/formats/timeseries.ts';
+import { dataAnswer, REPRESENTATIONS, TIMESERIES_FORMATS } from '../../core/formats/timeseries.ts';
 import { bodyFrame } from '../../core/radar/bodies.ts';
 import { DOWNLOAD_EXTENSIONS } from '../../core/radar/download-name.ts';
 import { VARIANTS, variantFor } from '../../core/radar/static-tree.ts';
@@ -50,6 +50,11 @@ describe('timeseries formats', () => {
     expect(chooseRepresentation(TIMESERIES_FORMATS[r].media.type, undefined, true)).toBe(r);
     if (TIMESERIES_FORMATS[r].dataOnly) expect(() => chooseRepresentation(TIMESERIES_FORMATS[r].media.type, undefined, false)).toThrow();
     else expect(chooseRepresentation(TIMESERIES_FORMATS[r].media.type, undefined, false)).toBe(r);
+  });
+
+  test('on the data paths: JSON is the document, PNG and PDF charts, CSV and ZIP downloads', () => {
+    expect(REPRESENTATIONS.map((r) => [r, dataAnswer(r).kind])).toEqual([['json', 'document'], ['png', 'chart'], ['pdf', 'chart'], ['csv', 'download'], ['zip', 'download']]);
+    expect(dataAnswer('zip')).toEqual({ kind: 'download', representation: 'zip' });
   });
 
   test('tree files of both APIs have a file type', () => {
