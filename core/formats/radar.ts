@@ -9,7 +9,7 @@
  * mapped type below makes a missing piece a compile error.
  */
 import type { BodyFrame } from '../radar/bodies.ts';
-import { checksumRecordSql, csvRecordSql, jsonRecordSql } from '../radar/record-sql.ts';
+import { checksumRecordSql, csvHeader, csvRecordSql, jsonRecordSql } from '../radar/record-sql.ts';
 import type { Field, Resource } from '../radar/resources.ts';
 import type { Shape } from '../radar/routes.ts';
 import { contentTypeOf, type MediaType } from './media.ts';
@@ -40,6 +40,8 @@ export interface RecordFormatEntry extends FormatBase {
   record: (resource: Resource, fields: Field[]) => string;
   /** Parameters the record SQL binds beyond the filters' (csv: `$delimiter`). */
   recordParams: (s: { delimiter: string }) => Record<string, string>;
+  /** The header row of a body (without line end) for these fields, or undefined for a format without one. */
+  header: (fields: Field[], delimiter: string) => string | undefined;
   /** How the records' texts make a body of a route's shape; `csvHeader` is the header row if one is asked for. */
   frame: (shape: Shape, csvHeader: string | undefined) => BodyFrame;
 }
@@ -53,6 +55,7 @@ export type RadarFormatEntry = RecordFormatEntry | PageFormatEntry;
 
 const NONE: BodyFrame = { open: '', separator: '', terminator: '', close: '' };
 const noParams = () => ({});
+const noHeader = () => undefined;
 
 export const RADAR_FORMATS: { readonly [F in Format]: F extends RecordFormat ? RecordFormatEntry : PageFormatEntry } = {
   json: {
@@ -66,6 +69,7 @@ export const RADAR_FORMATS: { readonly [F in Format]: F extends RecordFormat ? R
     docs: 'JSON, the default: an array of records for a collection, one object for a record path, the index object for /.',
     record: (_r, fields) => jsonRecordSql(fields),
     recordParams: noParams,
+    header: noHeader,
     frame: (shape) => (shape === 'one' ? NONE : { open: '[', separator: ',', terminator: '', close: ']' }),
   },
   csv: {
@@ -79,6 +83,7 @@ export const RADAR_FORMATS: { readonly [F in Format]: F extends RecordFormat ? R
     docs: "CSV (RFC 4180, CRLF line ends): a header row of the view's field names (unless includeHeaders=false), then one row per record; nested values as JSON text.",
     record: (_r, fields) => csvRecordSql(fields),
     recordParams: (s) => ({ delimiter: s.delimiter }),
+    header: (fields, delimiter) => csvHeader(fields, delimiter),
     frame: (_shape, header) => ({ open: header === undefined ? '' : `${header}\r\n`, separator: '', terminator: '\r\n', close: '' }),
   },
   checksum: {
@@ -92,6 +97,7 @@ export const RADAR_FORMATS: { readonly [F in Format]: F extends RecordFormat ? R
     docs: 'Checksum report as sha1sum writes it: one line `<checksum>  <filename>` (two spaces, LF) per record that has a checksum.',
     record: (r) => checksumRecordSql(r.checksum!.checksum, r.checksum!.filename),
     recordParams: noParams,
+    header: noHeader,
     frame: () => ({ open: '', separator: '', terminator: '\n', close: '' }),
   },
   html: {

@@ -16,13 +16,12 @@
 import type { SqlFragment } from '../sql.ts';
 import { HttpError } from '../http/errors.ts';
 import { negotiate } from '../http/media-types.ts';
-import { CONTENT_TYPES, MEDIA_TYPES, type Format, type RecordFormat } from '../formats/radar.ts';
+import { CONTENT_TYPES, MEDIA_TYPES, RADAR_FORMATS, type Format, type RecordFormat } from '../formats/radar.ts';
 import { bodyFrame, type BodyFrame } from './bodies.ts';
 import { downloadName } from './download-name.ts';
 import type { RadarParams } from './params.ts';
 import { needsLiveQuery } from './params.ts';
 import { isBulk, likelySmall, recordQuery, type CatalogueFacts } from './queries.ts';
-import { csvHeader } from './record-sql.ts';
 import { residentCanAnswer, residentRows, residentVariant, type ResidentTable } from './resident.ts';
 import { RESOURCES, viewFields, type ResourceName } from './resources.ts';
 import { RADAR_PREFIX, routeFormats, type RadarPrefix, type RadarRoute } from './routes.ts';
@@ -89,7 +88,7 @@ function livePlan(req: PlanRequest, p: RadarParams, facts: PlanFacts): LivePlan 
   if (!facts.catalogue) return { kind: 'unavailable' };
   const format = req.format as RecordFormat;
   const resource = RESOURCES[req.route.resource!];
-  const header = format === 'csv' && p.includeHeaders ? csvHeader(viewFields(resource, p.expanded), p.delimiter) : undefined;
+  const header = p.includeHeaders ? RADAR_FORMATS[format].header(viewFields(resource, p.expanded), p.delimiter) : undefined;
   const answer: RecordAnswer = { format, frame: bodyFrame(format, req.route.shape, header), one: req.id !== undefined };
   const table = facts.resident[resource.name];
   if (residentCanAnswer(table, req.route, format, p.expanded, p)) {

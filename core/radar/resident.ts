@@ -9,6 +9,7 @@
  * Property tests hold them to the SQL on the demo catalogue (test/integration/resident-tables.test.ts) and on
  * generated rows (test/integration/radar-filters-sql.test.ts).
  */
+import { RADAR_FORMATS } from '../formats/radar.ts';
 import type { BodyFrame } from './bodies.ts';
 import { selectionResident, selectionRowTests, type ResidentColumns, type Selection } from './filters.ts';
 export type { ResidentColumns };
@@ -30,7 +31,7 @@ export interface ResidentTable {
 }
 
 export function residentVariant(format: RecordFormat, expanded: boolean): ResidentVariant {
-  return `${format}${expanded && format !== 'checksum' ? '+expanded' : ''}`;
+  return `${format}${expanded && RADAR_FORMATS[format].expandable ? '+expanded' : ''}`;
 }
 
 /** Whether memory can answer this route and selection: no route condition, no latest-only flag, and every filter's value one memory holds (FILTERS `resident`). */
