@@ -7,6 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { errorBody, HttpError, notFound, reasonPhrase } from '../core/http/errors.ts';
+import { FILE_TYPES } from '../core/formats/files.ts';
+import { contentTypeOf } from '../core/formats/media.ts';
 import { RADAR_PREFIX, RADAR_PREFIXES, radarPrefixOf } from '../core/radar/routes.ts';
 import { handleRadar } from './radar-handler.ts';
 import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
@@ -24,22 +26,7 @@ import { answerOps, noBuildOpen } from './ops-handler.ts';
 import { reportToCluster } from '../lib/cluster-metrics.ts';
 import { Spooler } from '../lib/spool.ts';
 
-const SITE_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json',
-  '.csv': 'text/csv; charset=utf-8',
-  '.sha1': 'text/plain; charset=utf-8',
-  '.sha256': 'text/plain; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain; charset=utf-8',
-  '.parquet': 'application/vnd.apache.parquet',
-  '.wasm': 'application/wasm',
-  '.atom': 'application/atom+xml',
-};
+const SITE_TYPES: Record<string, string> = Object.fromEntries(Object.entries(FILE_TYPES).map(([ext, m]) => [`.${ext}`, contentTypeOf(m)]));
 
 /**
  * The first segments of the APIs' paths (`/api`, `/radarnet`, `/superdarn`): a path under one that names nothing

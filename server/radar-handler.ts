@@ -1,25 +1,27 @@
 /**
- * Answers `/radarnet/mirror/v3/...` and the same API under `/superdarn/mirror/v3/...` (BAS_PREFIX): the static file
- * where one holds the answer, else a live DuckDB query. The tree is written under the spec's prefix; a request under
+ * Answers `/radarnet/mirror/v3/...` and the same API under `/superdarn/mirror/v3/...` (BAS_PREFIX): reads the
+ * request (route, parameters, format, id), asks core/radar/answer-plan.ts what answers it (the static file where
+ * one holds the answer, memory, a live DuckDB query), and carries the plan out. The tree is written under the spec's prefix; a request under
  * the alias reads the same files, but gets the index and HTML pages (whose links name a prefix) made for its prefix.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
-import { negotiate } from '../core/http/media-types.ts';
-import { bodyFrame, type BodyFrame } from '../core/radar/bodies.ts';
+import { FILE_TYPES } from '../core/formats/files.ts';
+import { contentTypeOf } from '../core/formats/media.ts';
+import { CONTENT_TYPES, TREE_FILE_EXTENSIONS } from '../core/formats/radar.ts';
+import type { BodyFrame } from '../core/radar/bodies.ts';
 import { attachment } from '../core/http/download.ts';
+import { answerPlan, chooseFormat, type AnswerPlan } from '../core/radar/answer-plan.ts';
 import { downloadName } from '../core/radar/download-name.ts';
-import { residentBody, residentCanAnswer, residentRows, residentVariant } from '../core/radar/resident.ts';
+import { residentBody } from '../core/radar/resident.ts';
 import { routeDocPage } from '../core/radar/html-doc.ts';
-import { MEDIA_TYPES, needsLiveQuery, parseRadarParams, type Format } from '../core/radar/params.ts';
-import { isBulk, likelySmall, recordQuery, WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
-import { csvHeader, type RecordFormat } from '../core/radar/record-sql.ts';
-import { RESOURCES, viewFields } from '../core/radar/resources.ts';
-import { indexDocument, matchRadarRoute, RADAR_PREFIX, routeFormats, type RadarPrefix, type RadarRoute } from '../core/radar/routes.ts';
-import { holdsPrefix, staticFile, treeFileRequest, variantFor } from '../core/radar/static-tree.ts';
-import type { SqlFragment } from '../core/radar/filters.ts';
+import { parseRadarParams } from '../core/radar/params.ts';
+import { WHOLE_MAX_ROWS } from '../core/radar/queries.ts';
+import { indexDocument, matchRadarRoute, RADAR_PREFIX, type RadarPrefix, type RadarRoute } from '../core/radar/routes.ts';
+import { holdsPrefix, treeFileRequest } from '../core/radar/static-tree.ts';
+import type { SqlFragment } from '../core/sql.ts';
 import { materializedJoinedBytes, streamJoinedBytes, type JoinedBatch } from '../lib/duckdb.ts';
 import type { ConnectionPool } from '../lib/duckdb-pool.ts';
 import { Spooler, type Spool } from '../lib/spool.ts';
@@ -27,15 +29,6 @@ import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, 
 import type { ServedBuild } from './served-build.ts';
 import { handleChanges } from './changes-handler.ts';
 import { CHANGES_PATH } from '../core/radar/changes.ts';
-
-const CONTENT_TYPES: Record<Format, string> = {
-  json: 'application/json',
-  csv: 'text/csv; charset=utf-8',
-  checksum: 'text/plain; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-};
-
-const FORMAT_OF_MEDIA = Object.fromEntries(Object.entries(MEDIA_TYPES).map(([f, m]) => [m, f as Format])) as Record<string, Format>;
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -58,24 +51,11 @@ function parseId(raw: string, prefix: RadarPrefix): bigint | { absent: true; can
   return id;
 }
 
-function chooseFormat(req: IncomingMessage, route: RadarRoute, contentType: Format | undefined): Format {
-  const formats = routeFormats(route);
-  if (contentType !== undefined) {
-    if (!formats.includes(contentType)) {
-      throw new HttpError(406, `This path cannot produce ${MEDIA_TYPES[contentType]}`, {
-        hints: [`This path produces: ${formats.map((f) => MEDIA_TYPES[f]).join(', ')}`, 'A valid example: contentType=json'],
-      });
-    }
-    return contentType;
-  }
-  return FORMAT_OF_MEDIA[negotiate(req.headers.accept, formats.map((f) => MEDIA_TYPES[f]))]!;
-}
-
 function notFoundFor(route: RadarRoute, apiPath: string, prefix: RadarPrefix): HttpError {
   return notFound(`No record at ${apiPath}`, [`The collection ${prefix}${route.path.slice(0, -'/:id'.length)} lists the ids there are`]);
 }
 
-const TREE_FILE = /\.(json|csv|sha1|html)$/;
+const TREE_FILE = new RegExp(`\\.(${TREE_FILE_EXTENSIONS.join('|')})$`);
 
 /**
  * A request naming a file of the static tree itself (`/radarnet/mirror/v3/radars/6.json`, as a static host
@@ -98,8 +78,7 @@ async function sendTreeFile(req: IncomingMessage, res: ServerResponse, rest: str
     return true;
   }
   const name = named && downloadName(named.path, named.variant);
-  const type = { json: 'application/json', csv: CONTENT_TYPES.csv, sha1: CONTENT_TYPES.checksum, html: CONTENT_TYPES.html }[m[1] as 'json'];
-  return trySendFile(req, res, file, type, downloadHeaders(name));
+  return trySendFile(req, res, file, contentTypeOf(FILE_TYPES[m[1]!]!), downloadHeaders(name));
 }
 
 /** Content-Disposition of a download (CSV, checksum report; download-name.ts), none for other answers. */
@@ -122,7 +101,7 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
   }
   const { route } = match;
   const params = parseRadarParams(url.searchParams);
-  const format = chooseFormat(req, route, params.contentType);
+  const format = chooseFormat(req.headers.accept, route, params.contentType);
   const id = match.id === undefined ? undefined : parseId(match.id, prefix);
   const apiPath = `${prefix}${rest}`;
   if (typeof id === 'object') {
@@ -130,32 +109,42 @@ export async function handleRadar(req: IncomingMessage, res: ServerResponse, url
     if (id.canonical !== undefined) e.hints.unshift(`Ids are written in plain decimal: ${prefix}${route.path.slice(0, -':id'.length)}${id.canonical}`);
     throw e;
   }
-  if (format === 'html') return sendText(req, res, 200, CONTENT_TYPES.html, routeDocPage(route, prefix));
-  if (route.shape === 'index') return sendText(req, res, 200, CONTENT_TYPES.json, JSON.stringify(indexDocument(prefix)));
-  const variant = variantFor(format, params.expanded);
-  const download = downloadHeaders(downloadName(id === undefined ? rest : `${route.path.slice(0, -':id'.length)}${id}`, variant, params));
-
-  if (!liveOnly && !needsLiveQuery(params)) {
-    // the tree is written under the spec's prefix, whichever the request came in on
-    const file = join(build.site, staticFile(`${RADAR_PREFIX}${rest}`, variant));
-    if (await trySendFile(req, res, file, CONTENT_TYPES[format], download)) return;
-  }
-  if (!build.radar) throw new HttpError(503, 'This build has no radar catalogue database', { hints: ['Build a snapshot that declares radarnet-mirror-v3'] });
   const radar = build.radar;
-  const resource = RESOURCES[route.resource!];
-  const recordFormat = format as RecordFormat;
-  const header = recordFormat === 'csv' && params.includeHeaders ? csvHeader(viewFields(resource, params.expanded), params.delimiter) : undefined;
-  const frame = bodyFrame(recordFormat, route.shape, header);
+  const plan = answerPlan({ prefix, route, id, format }, params, { tree: !liveOnly, catalogue: radar?.facts, resident: radar?.resident ?? {} });
+  await carryOut(req, res, plan, () => notFoundFor(route, apiPath, prefix), build, spooler);
+}
 
-  const resident = radar.resident[resource.name];
-  if (residentCanAnswer(resident, route, recordFormat, params.expanded, params)) {
-    const rows = residentRows(resident, params, id, radar.facts.maxDurationMs[resource.name] ?? 0);
-    if (id !== undefined && rows.length === 0) throw notFoundFor(route, apiPath, prefix);
-    return sendBytes(req, res, CONTENT_TYPES[format], residentBody(resident.texts[residentVariant(recordFormat, params.expanded)]!, rows, frame), 200, download);
+/** Carries out an answer plan (core/radar/answer-plan.ts); `absent` is the 404 of an id without records. */
+async function carryOut(req: IncomingMessage, res: ServerResponse, plan: AnswerPlan, absent: () => HttpError, build: ServedBuild, spooler: Spooler): Promise<void> {
+  const download = downloadHeaders(plan.download);
+  switch (plan.kind) {
+    case 'page':
+      return sendText(req, res, 200, plan.contentType, routeDocPage(plan.route, plan.prefix));
+    case 'index':
+      return sendText(req, res, 200, plan.contentType, JSON.stringify(indexDocument(plan.prefix)));
+    case 'tree-file':
+      if (await trySendFile(req, res, join(build.site, plan.treeFile), plan.contentType, download)) return;
+      return carryOut(req, res, { ...plan.otherwise(), contentType: plan.contentType, download: plan.download }, absent, build, spooler);
+    case 'unavailable':
+      throw new HttpError(503, 'This build has no radar catalogue database', { hints: ['Build a snapshot that declares radarnet-mirror-v3'] });
+    case 'resident':
+      if (plan.one && plan.rows.length === 0) throw absent();
+      return sendBytes(req, res, plan.contentType, residentBody(plan.texts, plan.rows, plan.frame), 200, download);
+    case 'query':
+      return streamQuery(req, res, plan, absent, build, download, spooler);
   }
+}
 
-  const q = recordQuery({ route, format: recordFormat, expanded: params.expanded, selection: params, ...(id === undefined ? {} : { id }) }, radar.facts);
-  await sendQueryAnswer(req, res, radar.pool, q, { bulk: isBulk(params, id), small: likelySmall(params, id), frame, spooler, headers: { ...API_HEADERS, 'Content-Type': CONTENT_TYPES[format], ...download }, notFound: id === undefined ? undefined : () => notFoundFor(route, apiPath, prefix) });
+/** Carries out a query plan: sendQueryAnswer, with the plan's frame, lane and size. */
+async function streamQuery(req: IncomingMessage, res: ServerResponse, plan: Extract<AnswerPlan, { kind: 'query' }>, absent: () => HttpError, build: ServedBuild, download: Record<string, string>, spooler: Spooler): Promise<void> {
+  await sendQueryAnswer(req, res, build.radar!.pool, plan.query, {
+    bulk: plan.bulk,
+    small: plan.mode === 'whole',
+    frame: plan.frame,
+    spooler,
+    headers: { ...API_HEADERS, 'Content-Type': plan.contentType, ...download },
+    notFound: plan.one ? absent : undefined,
+  });
 }
 
 interface QueryAnswer {

@@ -5,7 +5,7 @@
  * The ZIP's entries carry the snapshot's instant as their time, so one request always gives the same bytes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CSV_TYPE, ZIP_TYPE } from '../core/timeseries/charts.ts';
+import { MEDIA_TYPE } from '../core/timeseries/charts.ts';
 import { dataOf, type DataRequest } from '../core/timeseries/data.ts';
 import { asciiFileName, attachment } from '../core/http/download.ts';
 import { csvText, downloadName, DOWNLOAD_KEYS, readDownload, type Download } from '../core/timeseries/data-csv.ts';
@@ -24,10 +24,10 @@ async function sendDownload(req: IncomingMessage, res: ServerResponse, ts: Times
   if (download.kind === 'zip') {
     const entries = series.map((s) => ({ name: asciiFileName(`${s.id}.csv`), data: Buffer.from(csvText([s], { dialect: download.dialect, bom: download.bom, withId: false }), 'utf8') }));
     body = zipArchive(entries, ts.catalogue.takenAt);
-    type = ZIP_TYPE;
+    type = MEDIA_TYPE.zip;
   } else {
     body = Buffer.from(csvText(series, { dialect: download.dialect, bom: download.bom, withId }), 'utf8');
-    type = `${CSV_TYPE}; charset=utf-8`;
+    type = MEDIA_TYPE.csv;
   }
   // sendBytes: HEAD gets the length of what GET sends, compressed or not (compression.ts)
   sendBytes(req, res, type, body, 200, { 'Content-Disposition': attachment(downloadName(ids.length ? ids : ['timeseries'], request.span, download.kind)) });

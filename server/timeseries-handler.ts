@@ -10,6 +10,7 @@ import { badParameter, HttpError, notFound } from '../core/http/errors.ts';
 import { collectionParts, indexAnswer, itemAnswer, searchAnswer } from '../core/timeseries/answer.ts';
 import type { Catalogue, CollectionName } from '../core/timeseries/catalogue.ts';
 import { chooseRepresentation, JSON_TYPE } from '../core/timeseries/charts.ts';
+import { dataAnswer } from '../core/formats/timeseries.ts';
 import { answerData } from '../core/timeseries/data.ts';
 import { extrasOf } from '../core/timeseries/extras.ts';
 import { localeFromAcceptLanguage } from '../core/timeseries/locale.ts';
@@ -110,20 +111,34 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
     }
     case 'getData': {
       const k = idOf(cat, 'timeseries', route.id);
-      if (representation === 'csv' || representation === 'zip') return handleGetDownload(req, res, ts, representation, k, q);
-      if (representation !== 'json') return handleGetChart(req, res, ts, options.renderer, representation, k, q);
-      const { request, isStatic } = readGetData(q, cat, k);
-      if (isStatic && (await fromTree(request.expanded))) return;
-      const body = await answerData(cat, fileSeriesSource(ts.series), request);
-      return sendJsonBytes(req, res, body);
+      const answer = dataAnswer(representation);
+      switch (answer.kind) {
+        case 'download':
+          return handleGetDownload(req, res, ts, answer.representation, k, q);
+        case 'chart':
+          return handleGetChart(req, res, ts, options.renderer, answer.representation, k, q);
+        case 'document': {
+          const { request, isStatic } = readGetData(q, cat, k);
+          if (isStatic && (await fromTree(request.expanded))) return;
+          const body = await answerData(cat, fileSeriesSource(ts.series), request);
+          return sendJsonBytes(req, res, body);
+        }
+      }
     }
     case 'extras': {
       const k = idOf(cat, 'timeseries', route.id);
       return sendText(req, res, 200, JSON_TYPE, JSON.stringify(extrasOf(cat, cat.timeseries[k]!, readParam(q, 'fields'))));
     }
-    case 'postData':
-      if (representation === 'csv' || representation === 'zip') return handlePostDownload(req, res, ts, representation, q);
-      if (representation !== 'json') return handlePostChart(req, res, ts, options.renderer, representation, q);
-      return handlePostData(req, res, ts, q);
+    case 'postData': {
+      const answer = dataAnswer(representation);
+      switch (answer.kind) {
+        case 'download':
+          return handlePostDownload(req, res, ts, answer.representation, q);
+        case 'chart':
+          return handlePostChart(req, res, ts, options.renderer, answer.representation, q);
+        case 'document':
+          return handlePostData(req, res, ts, q);
+      }
+    }
   }
 }

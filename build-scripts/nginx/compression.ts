@@ -1,14 +1,20 @@
 /** The compression directives of nginx.conf (gzip, and brotli when its module is loaded). */
-import { COMPRESS_MIN_BYTES } from '../../core/http/content-coding.ts';
+import { COMPRESS_MIN_BYTES, compressibleType } from '../../core/http/content-coding.ts';
+import { FILE_TYPES } from '../../core/formats/files.ts';
 import { TIMESERIES } from '../../core/nginx/static-rules.ts';
 import { q } from './quote.ts';
 
 /**
  * Types nginx compresses (static and proxied alike; clients that do not ask for gzip get the plain bytes): those
- * of core/http/content-coding.ts compressibleType among the types served (text/html always is). The Timeseries
+ * of core/http/content-coding.ts compressibleType among the types served (core/formats/files.ts; text/html always
+ * is, so it is not named). The Timeseries
  * API's JSON type is named with its charset: nginx compares the whole type it set from `types`.
  */
-const GZIP_TYPES = ['application/json', TIMESERIES.jsonContentType, 'text/csv', 'text/plain', 'text/css', 'text/javascript', 'image/svg+xml'];
+const GZIP_TYPES = (() => {
+  const served = [...new Set(Object.values(FILE_TYPES).map((m) => m.type))].filter((t) => compressibleType(t) && t !== 'text/html');
+  const json = served.indexOf('application/json');
+  return [...served.slice(0, json + 1), TIMESERIES.jsonContentType, ...served.slice(json + 1)];
+})();
 
 /** The compression directives: gzip, and brotli when its module is loaded (levels as the endpoint's, fast). */
 export function compression(brotli: boolean): string {

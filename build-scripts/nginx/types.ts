@@ -1,27 +1,14 @@
 /** The `types` blocks of nginx.conf: the Content-Type nginx gives each file of the tree. */
+import { FILE_TYPES } from '../../core/formats/files.ts';
+import type { MediaType } from '../../core/formats/media.ts';
 import { q } from './quote.ts';
 
 /**
- * Content types by extension: exactly those the endpoint sends (server/app.ts SITE_TYPES and the API handlers).
- * The `; charset=utf-8` of text types is added by nginx's `charset` (a type written with its charset in `types`
- * would not match `gzip_types`).
+ * Content types by extension: core/formats/files.ts FILE_TYPES, the table the endpoint sends them by too
+ * (server/app.ts, the API handlers). The `; charset=utf-8` of text types is added by nginx's `charset` (a type
+ * written with its charset in `types` would not match `gzip_types`).
  */
-export const NGINX_TYPES: Record<string, { type: string; utf8: boolean }> = {
-  json: { type: 'application/json', utf8: false },
-  csv: { type: 'text/csv', utf8: true },
-  sha1: { type: 'text/plain', utf8: true },
-  sha256: { type: 'text/plain', utf8: true },
-  txt: { type: 'text/plain', utf8: true },
-  html: { type: 'text/html', utf8: true },
-  css: { type: 'text/css', utf8: true },
-  js: { type: 'text/javascript', utf8: true },
-  svg: { type: 'image/svg+xml', utf8: false },
-  png: { type: 'image/png', utf8: false },
-  pdf: { type: 'application/pdf', utf8: false },
-  parquet: { type: 'application/vnd.apache.parquet', utf8: false },
-  wasm: { type: 'application/wasm', utf8: false },
-  atom: { type: 'application/atom+xml', utf8: false },
-};
+export const NGINX_TYPES: Readonly<Record<string, MediaType>> = FILE_TYPES;
 
 /**
  * A `types` block: every type of NGINX_TYPES, `json` as `jsonType`. The Timeseries API's location has its own,

@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { bodyFrame, joinBatch, type BodyFrame } from '../../core/radar/bodies.ts';
-import type { SqlFragment } from '../../core/radar/filters.ts';
+import type { SqlFragment } from '../../core/sql.ts';
 import { routeDocPage } from '../../core/radar/html-doc.ts';
 import { NO_SELECTION, recordQuery, type CatalogueFacts } from '../../core/radar/queries.ts';
-import { csvHeader, type RecordFormat } from '../../core/radar/record-sql.ts';
+import { RADAR_FORMATS, type RecordFormat } from '../../core/formats/radar.ts';
 import { RESOURCES, viewFields, type ResourceName } from '../../core/radar/resources.ts';
 import { indexDocument, RADAR_PREFIX, RADAR_ROUTES, routeTable, type RadarRoute } from '../../core/radar/routes.ts';
 import { routeVariants, staticFile, VARIANTS, type Variant } from '../../core/radar/static-tree.ts';
@@ -56,7 +56,7 @@ function simpleVariant(v: Variant): Variant {
 function recordFrame(route: RadarRoute, v: Variant): { format: RecordFormat; frame: BodyFrame } {
   const r = RESOURCES[route.resource!];
   const format = v.format as RecordFormat;
-  const header = format === 'csv' ? csvHeader(viewFields(r, v.expanded), ',') : undefined;
+  const header = RADAR_FORMATS[format].header(viewFields(r, v.expanded), ',');
   return { format, frame: bodyFrame(format, route.shape, header) };
 }
 

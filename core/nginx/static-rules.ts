@@ -21,14 +21,16 @@
  *   absent or names only English and `*` (which the endpoint answers with the default labels, the tree's);
  *   any other language goes to the endpoint, which knows which languages the labels have.
  */
-import { CONTENT_TYPE_VALUES, MEDIA_TYPES, RADAR_PARAM_NAMES, type Format } from '../radar/params.ts';
+import { CONTENT_TYPE_VALUES, FORMATS, MEDIA_TYPES, TREE_FILE_EXTENSIONS, type Format } from '../formats/radar.ts';
+import { parseRadarParams, RADAR_PARAM_NAMES } from '../radar/params.ts';
+import { answerPlan, STATIC_HOST } from '../radar/answer-plan.ts';
 import { DOWNLOAD_EXTENSIONS } from '../radar/download-name.ts';
-import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../radar/routes.ts';
-import { holdsPrefix, staticFile, VARIANTS, variantFor } from '../radar/static-tree.ts';
+import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES, routeFormats } from '../radar/routes.ts';
+import { holdsPrefix, staticFile, VARIANTS } from '../radar/static-tree.ts';
 import { COLLECTIONS } from '../timeseries/catalogue.ts';
 import { DEFAULT_LOCALE_TAG } from '../timeseries/locale.ts';
 import { attachmentTemplate } from '../http/download.ts';
-import { JSON_TYPE as TIMESERIES_JSON_CONTENT_TYPE } from '../timeseries/charts.ts';
+import { TIMESERIES_FORMATS } from '../formats/timeseries.ts';
 import { OPTION_KEYS } from '../timeseries/data-request.ts';
 import { PARAM_NAMES } from '../timeseries/params.ts';
 import { TIMESERIES_PREFIX, TIMESERIES_ROUTES } from '../timeseries/routes.ts';
@@ -106,13 +108,24 @@ export const RADAR = {
   },
   /** The media type each format is negotiated by (`Accept`). */
   acceptTypes: MEDIA_TYPES,
-  /** The file suffix of each format and `expanded` (as the endpoint's variantFor picks it). */
+  /**
+   * The file suffix of each format and `expanded`: the tree file answerPlan (answer-plan.ts) plans for a
+   * parameter-free request in that format on a path producing every format, as the endpoint does.
+   */
   suffixes(): { format: Format; expanded: boolean; suffix: string }[] {
-    const formats = [...new Set(VARIANTS.map((v) => v.format))];
-    return formats.flatMap((format) => [false, true].map((expanded) => ({ format, expanded, suffix: variantFor(format, expanded).suffix })));
+    const route = RADAR_ROUTES.find((r) => routeFormats(r).length === FORMATS.length)!;
+    const base = staticFile(`${RADAR_PREFIX}${route.path}`, { format: 'json', expanded: false, suffix: '' });
+    return FORMATS.flatMap((format) =>
+      [false, true].map((expanded) => {
+        const plan = answerPlan({ prefix: RADAR_PREFIX, route, id: undefined, format }, { ...parseRadarParams(new URLSearchParams()), contentType: format, expanded }, STATIC_HOST);
+        const file = 'treeFile' in plan ? plan.treeFile : undefined;
+        if (file === undefined || !file.startsWith(base)) throw new Error(`no tree file for ${route.path} in ${format}${expanded ? ', expanded' : ''}`);
+        return { format, expanded, suffix: file.slice(base.length) };
+      }),
+    );
   },
   /** Files of the tree the endpoint serves by their own name under the prefix (radar-handler's sendTreeFile). */
-  treeFileSuffixes: ['json', 'csv', 'sha1', 'html'],
+  treeFileSuffixes: TREE_FILE_EXTENSIONS,
   /**
    * The Content-Disposition of each tree file that is a download (download-name.ts: a parameter-free download is
    * named by its file's path after the prefix, `/` as `-`), as [pattern over the file, header] with captures.
@@ -147,7 +160,7 @@ export const TIMESERIES = {
   },
   /** The name of a pre-rendered chart (`lastWeek`, `lastWeek_with_legend`) as routes.ts reads it. */
   chartName: '[A-Za-z]+(?:_[A-Za-z0-9_-]+)?',
-  jsonType: 'application/json',
+  jsonType: TIMESERIES_FORMATS.json.media.type,
   /** Content-Disposition of a pre-rendered chart, from the id and chart name (nginx captures: `$1`, `$2`). */
   chartDisposition(id: string, chart: string): string {
     return attachmentTemplate(`${id}_${chart}.png`);
@@ -158,5 +171,5 @@ export const TIMESERIES = {
     return `^\\s*${range}(?:\\s*,\\s*${range})*\\s*$`;
   })(),
   /** The Content-Type of the API's JSON files (with its charset, as the endpoint sends them). */
-  jsonContentType: TIMESERIES_JSON_CONTENT_TYPE,
+  jsonContentType: TIMESERIES_FORMATS.json.contentType,
 };

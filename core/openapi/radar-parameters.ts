@@ -1,34 +1,18 @@
 /**
  * The radar catalogue's parameters as OpenAPI parameter components: names, meanings, defaults and examples
- * from the parameter table (core/radar/params.ts), and the wire format of each as JSON Schema. The schemas
- * in the code read text and transform it, so the wire format is written here, from the code's patterns.
+ * from the parameter tables (core/radar/params.ts, filters.ts), and the wire format each entry gives as JSON
+ * Schema (the zod schemas read text and transform it).
  */
-import { CONTENT_TYPE_VALUES, PARAM_DOCS, type ParamDoc } from '../radar/params.ts';
-import { PARTIAL_DATETIME_PATTERN } from '../radar/partial-datetime.ts';
+import { PARAM_DOCS } from '../radar/params.ts';
 import { ID_PARAM_DOC } from '../radar/routes.ts';
-import { exampleText, parameterRef, typedExample, type JsonSchema } from './json-schema.ts';
-
-const NUMBER = '\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?\\s*';
-/** One side of a timespan: the partial datetime pattern without its anchors. */
-const DATETIME = PARTIAL_DATETIME_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '');
-
-const WIRE: Record<ParamDoc['name'], (d: ParamDoc) => JsonSchema> = {
-  contentType: () => ({ type: 'string', enum: Object.keys(CONTENT_TYPE_VALUES) }),
-  expanded: (d) => ({ type: 'boolean', default: d.default === 'true' }),
-  timespan: () => ({ type: 'string', pattern: `^\\s*${DATETIME}\\s*/\\s*${DATETIME}\\s*$` }),
-  bbox: () => ({ type: 'string', pattern: `^${NUMBER},${NUMBER},${NUMBER},${NUMBER}$` }),
-  radar_code: () => ({ type: 'string', pattern: '^\\s*[A-Za-z]{3}\\s*$' }),
-  distinct: (d) => ({ type: 'boolean', default: d.default === 'true' }),
-  delimiter: (d) => ({ type: 'string', minLength: 1, maxLength: 1, not: { enum: ['"', '\r', '\n'] }, default: d.default }),
-  includeHeaders: (d) => ({ type: 'boolean', default: d.default === 'true' }),
-};
+import { exampleText, parameterRef, typedExample } from './json-schema.ts';
 
 const componentName = (name: string) => `radar.${name}`;
 
 /** The parameter components of the radar catalogue (query parameters, and the `{id}` path segment). */
 export function radarParameters(): Record<string, unknown> {
   const query = PARAM_DOCS.map((d) => {
-    const schema = WIRE[d.name](d);
+    const schema = d.wire(d);
     const text = exampleText(d.name, d.example);
     return [
       componentName(d.name),

@@ -3,6 +3,7 @@
  * route's description, the parameters its table entry names, and its responses. Each documented path is
  * matched by the API's own path matcher, so a path the endpoint does not answer cannot be documented.
  */
+import { REPRESENTATIONS, TIMESERIES_FORMATS } from '../formats/timeseries.ts';
 import type { CollectionName } from '../timeseries/catalogue.ts';
 import { COLLECTION_IDS, matchTimeseriesPath, TIMESERIES_API, TIMESERIES_PREFIX, TIMESERIES_ROUTES, type TimeseriesRoute } from '../timeseries/routes.ts';
 import { errorRefs } from './error-responses.ts';
@@ -31,8 +32,11 @@ function itemSchema(c: CollectionName, view: 'list' | 'item'): JsonSchema {
   return { anyOf: [ref(S.idLabel), ref(item)] };
 }
 
-const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const CHARTS = { 'image/png': {}, 'application/pdf': {}, 'text/csv': { schema: { type: 'string' } }, 'application/zip': {} };
+const json = (schema: JsonSchema) => ({ [TIMESERIES_FORMATS.json.media.type]: { schema } });
+/** The representations only the data paths produce (TIMESERIES_FORMATS): charts, reports, downloads; text ones as a string. */
+const CHARTS = Object.fromEntries(
+  REPRESENTATIONS.filter((r) => TIMESERIES_FORMATS[r].dataOnly).map((r) => [TIMESERIES_FORMATS[r].media.type, TIMESERIES_FORMATS[r].media.utf8 ? { schema: { type: 'string' } } : {}]),
+);
 const CHART_HEADERS = {
   'Content-Disposition': {
     description: 'Charts: attachment; filename="<ids>_<start>_<end>.<png|pdf>": the series ids (three, then _and_<n>_more) and the timespan in UTC (20240108T000000Z). CSV and ZIP: attachment; filename="<id>_<start>_<end>.<csv|zip>" (timeseries_... for several series).',

@@ -2,7 +2,7 @@
  * How the record texts of a query become a response body, per format and shape. Pure: the build writes the
  * pieces to a file, the endpoint to a socket, so both give the same bytes.
  */
-import type { RecordFormat } from './record-sql.ts';
+import { RADAR_FORMATS, type RecordFormat } from '../formats/radar.ts';
 import type { Shape } from './routes.ts';
 
 export interface BodyFrame {
@@ -16,15 +16,9 @@ export interface BodyFrame {
   close: string;
 }
 
+/** The frame of a format (RADAR_FORMATS) for a route's shape. */
 export function bodyFrame(format: RecordFormat, shape: Shape, csvHeader: string | undefined): BodyFrame {
-  switch (format) {
-    case 'json':
-      return shape === 'one' ? { open: '', separator: '', terminator: '', close: '' } : { open: '[', separator: ',', terminator: '', close: ']' };
-    case 'csv':
-      return { open: csvHeader === undefined ? '' : `${csvHeader}\r\n`, separator: '', terminator: '\r\n', close: '' };
-    case 'checksum':
-      return { open: '', separator: '', terminator: '\n', close: '' };
-  }
+  return RADAR_FORMATS[format].frame(shape, csvHeader);
 }
 
 /**

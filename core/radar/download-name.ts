@@ -15,7 +15,8 @@
  * only: nothing to quote or escape in the header, no folder in the name.
  */
 import { asciiFileName } from '../http/download.ts';
-import type { Bbox, Format, Timespan } from './params.ts';
+import { FORMATS, RADAR_FORMATS, type Format } from '../formats/radar.ts';
+import type { Bbox, Timespan } from './params.ts';
 import type { Variant } from './static-tree.ts';
 
 /** What selects records, as far as it names a download. */
@@ -27,7 +28,7 @@ export interface DownloadSelection {
 }
 
 /** The formats offered as a download, with their file extension. */
-export const DOWNLOAD_EXTENSIONS: Partial<Record<Format, string>> = { csv: '.csv', checksum: '.sha1' };
+export const DOWNLOAD_EXTENSIONS: Partial<Record<Format, string>> = Object.fromEntries(FORMATS.filter((f) => RADAR_FORMATS[f].download).map((f) => [f, `.${RADAR_FORMATS[f].ext}`]));
 
 const UNSAFE = /[^A-Za-z0-9._-]+/g;
 
@@ -55,5 +56,5 @@ export function downloadName(path: string, variant: Variant, s: DownloadSelectio
   if (s.bbox !== undefined) parts.push(bboxName(s.bbox));
   if (s.distinct) parts.push('distinct');
   const base = asciiFileName(parts.join('-'), 'runs').slice(0, 150);
-  return `${base}${variant.expanded && variant.format === 'csv' ? '.expanded' : ''}${ext}`;
+  return `${base}${variant.expanded ? '.expanded' : ''}${ext}`;
 }

@@ -5,8 +5,8 @@
  * each file in answer order; the database holds views over them. A query adds the partition predicates its
  * selection allows, and DuckDB opens only the files of the folders that match.
  */
-import { and, type SqlFragment } from './filters.ts';
-import type { Timespan } from './params.ts';
+import { NO_SELECTION, selectionPartitions, type Selection } from './filters.ts';
+import type { SqlFragment } from '../sql.ts';
 import type { Resource } from './resources.ts';
 
 /** The partition columns of a record, as SQL over its table's columns: `year` (of the interval's start) and `radar`. */
@@ -28,21 +28,11 @@ export function answerOrder(r: Resource): string {
   return r.order ?? 'id';
 }
 
-function utcYear(ms: number): number {
-  return new Date(ms).getUTCFullYear();
-}
-
 /**
- * The partitions a selection can touch. A timespan selects the years its records can start in, from the year
- * of its start less the longest interval (the bound timespanFilter puts on the start column, so no overlapping
- * record is missed) to the year of its end; `radar_code` selects one radar's folders. Neither: every partition.
+ * The partitions a selection can touch: the conjunction of each filter's partition predicate (filters.ts FILTERS:
+ * a timespan selects the years its records can start in, `radar_code` one radar's folders). None: every partition.
  */
-export function partitionFilter(r: Resource, s: { timespan: Timespan | undefined; radarCode: string | undefined }, maxDurationMs: number): SqlFragment | undefined {
+export function partitionFilter(r: Resource, s: Partial<Selection>, maxDurationMs: number): SqlFragment | undefined {
   if (!r.partitioned) return undefined;
-  const year = s.timespan && {
-    sql: 'year BETWEEN $year_from AND $year_to',
-    params: { year_from: utcYear(s.timespan.start - maxDurationMs), year_to: utcYear(s.timespan.end) },
-  };
-  const radar = s.radarCode === undefined ? undefined : { sql: 'radar = $radar_code', params: { radar_code: s.radarCode } };
-  return year || radar ? and([year, radar]) : undefined;
+  return selectionPartitions({ ...NO_SELECTION, ...s }, { resource: r, maxDurationMs });
 }

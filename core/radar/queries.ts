@@ -2,10 +2,10 @@
  * The one query of the radar catalogue: the records of a route, each rendered as text in the requested
  * format, as rows `(k, t)`: the record's id and its text, in the order the body lists them.
  */
-import { and, bboxFilter, idFilter, radarCodeFilter, timespanFilter, type SqlFragment } from './filters.ts';
-import type { RadarParams } from './params.ts';
+import { and, type SqlFragment } from '../sql.ts';
+import { idFilter, NO_SELECTION, selectionSql, type Selection } from './filters.ts';
 import { answerOrder, partitionFilter } from './partitions.ts';
-import { checksumRecordSql, csvRecordSql, jsonRecordSql, type RecordFormat } from './record-sql.ts';
+import { RADAR_FORMATS, type RecordFormat } from '../formats/radar.ts';
 import { RESOURCES, viewFields, type ResourceName } from './resources.ts';
 import { routeTable, type RadarRoute } from './routes.ts';
 
@@ -17,9 +17,7 @@ export interface CatalogueFacts {
   partitioned?: boolean;
 }
 
-export type Selection = Pick<RadarParams, 'timespan' | 'bbox' | 'radarCode' | 'distinct' | 'delimiter'>;
-
-export const NO_SELECTION: Selection = { timespan: undefined, bbox: undefined, radarCode: undefined, distinct: false, delimiter: ',' };
+export { NO_SELECTION, type Selection };
 
 export interface RecordQuery {
   route: RadarRoute;
@@ -35,30 +33,27 @@ export interface RecordQuery {
 export function recordQuery(q: RecordQuery, facts: CatalogueFacts): SqlFragment {
   const r = RESOURCES[q.route.resource!];
   const fields = viewFields(r, q.expanded);
-  const text =
-    q.format === 'json' ? jsonRecordSql(fields) : q.format === 'csv' ? csvRecordSql(fields) : checksumRecordSql(r.checksum!.checksum, r.checksum!.filename);
+  const format = RADAR_FORMATS[q.format];
+  const text = format.record(r, fields);
   const s = q.selection;
   const maxDurationMs = facts.maxDurationMs[r.name] ?? 0;
   const table = routeTable(q.route);
   // a subset table is in the database even in a partitioned build (it is small), stored in answer order
   const partitioned = facts.partitioned === true && r.partitioned === true && table === r.table;
+  // the route's condition, the id, each filter's condition in FILTERS' order (distinct: the route's latest flag), the partitions
   const where = and([
     q.route.where === undefined ? undefined : { sql: q.route.where, params: {} },
     q.id === undefined ? undefined : idFilter(q.id),
-    s.timespan && timespanFilter(r, s.timespan, maxDurationMs),
-    s.bbox && bboxFilter(r, s.bbox),
-    s.radarCode === undefined ? undefined : radarCodeFilter(r, s.radarCode),
+    ...selectionSql(s, { resource: r, route: q.route, maxDurationMs }),
     partitioned ? partitionFilter(r, s, maxDurationMs) : undefined,
   ]);
-  const params = q.format === 'csv' ? { ...where.params, delimiter: s.delimiter } : where.params;
-  // One instance per file id, the most recent: for `/:id` routes that answer one object, and distinct=true.
-  const latest = q.route.latestFlag && (q.route.latest || s.distinct) ? ` AND ${q.route.latestFlag}` : '';
+  const params = { ...where.params, ...format.recordParams(s) };
   if (partitioned && q.ordinal) throw new Error('a partitioned catalogue has no stored order to number records by');
   // No ORDER BY in a database table: it is stored in answer order (see catalogue-db.ts) and DuckDB keeps
   // insertion order, so the answer streams instead of being sorted in memory first. Partitions are read one
   // by one, in any order: there the order is explicit.
   const order = partitioned ? ` ORDER BY ${answerOrder(r)}` : '';
-  return { sql: `SELECT id AS k, ${q.ordinal ? 'rowid AS rn, ' : ''}${text} AS t FROM ${table} WHERE ${where.sql}${latest}${order}`, params };
+  return { sql: `SELECT id AS k, ${q.ordinal ? 'rowid AS rn, ' : ''}${text} AS t FROM ${table} WHERE ${where.sql}${order}`, params };
 }
 
 /** Records a likely-small answer may have to be read whole before it is sent (lib/duckdb.ts materializedJoinedBytes). */

@@ -5,7 +5,7 @@
  */
 import type { Field, FieldKind } from './resources.ts';
 
-export type RecordFormat = 'json' | 'csv' | 'checksum';
+export type { RecordFormat } from '../formats/radar.ts';
 
 /** Identifiers come from the resource table in resources.ts, never from a request. */
 function ident(name: string): string {

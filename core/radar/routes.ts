@@ -4,7 +4,7 @@
  */
 import type { ResourceName } from './resources.ts';
 import { RESOURCES } from './resources.ts';
-import type { Format } from './params.ts';
+import { FORMATS, RADAR_FORMATS, type Format } from '../formats/radar.ts';
 
 export const RADAR_PREFIX = '/radarnet/mirror/v3';
 
@@ -154,11 +154,10 @@ export const RADAR_ROUTES: RadarRoute[] = [
   ...METADATA.flatMap((m) => pair(`/metadata/${m.path}`, m.resource, `${m.what}.`)),
 ];
 
-/** The media formats a route produces, the default first. */
+/** The media formats a route produces, the default first: those of RADAR_FORMATS whose `produces` holds for its resource. */
 export function routeFormats(route: RadarRoute): Format[] {
-  if (route.shape === 'index') return ['json', 'html'];
-  const r = RESOURCES[route.resource!];
-  return r.checksum ? ['json', 'csv', 'checksum', 'html'] : ['json', 'csv', 'html'];
+  const r = route.shape === 'index' ? undefined : RESOURCES[route.resource!];
+  return FORMATS.filter((f) => RADAR_FORMATS[f].produces(r));
 }
 
 export interface RouteMatch {

@@ -4,7 +4,8 @@
  * (checksum report) and, for paths without `:id`, `P.html` (its docs page). A host maps `contentType`,
  * `expanded` and `Accept` to these names; the endpoint does the same lookup.
  */
-import type { Format } from './params.ts';
+import { FORMATS, RADAR_FORMATS, type Format } from '../formats/radar.ts';
+import { treeFile } from '../tree-file.ts';
 import { routeFormats, type RadarRoute } from './routes.ts';
 
 export interface Variant {
@@ -13,17 +14,16 @@ export interface Variant {
   suffix: string;
 }
 
-export const VARIANTS: Variant[] = [
-  { format: 'json', expanded: false, suffix: '.json' },
-  { format: 'json', expanded: true, suffix: '.expanded.json' },
-  { format: 'csv', expanded: false, suffix: '.csv' },
-  { format: 'csv', expanded: true, suffix: '.expanded.csv' },
-  { format: 'checksum', expanded: false, suffix: '.sha1' },
-  { format: 'html', expanded: false, suffix: '.html' },
-];
+/** Per format (RADAR_FORMATS) `.ext`, and `.expanded.ext` for a format with an expanded view. */
+export const VARIANTS: Variant[] = FORMATS.flatMap((format) => {
+  const { ext, expandable } = RADAR_FORMATS[format];
+  const plain: Variant = { format, expanded: false, suffix: `.${ext}` };
+  return expandable ? [plain, { format, expanded: true, suffix: `.expanded.${ext}` }] : [plain];
+});
 
+/** The variant answering a format and view: a format without an expanded view has one file for both. */
 export function variantFor(format: Format, expanded: boolean): Variant {
-  const v = VARIANTS.find((x) => x.format === format && (format === 'checksum' || format === 'html' || x.expanded === expanded));
+  const v = VARIANTS.find((x) => x.format === format && (!RADAR_FORMATS[format].expandable || x.expanded === expanded));
   return v!;
 }
 
@@ -36,8 +36,7 @@ export function routeVariants(route: RadarRoute): Variant[] {
 
 /** The tree-relative file of an API path (`/radarnet/mirror/v3/files/12`) in a variant. */
 export function staticFile(apiPath: string, v: Variant): string {
-  const rel = apiPath.endsWith('/') ? `${apiPath}index` : apiPath;
-  return rel.replace(/^\/+/, '') + v.suffix;
+  return treeFile(apiPath, v.suffix);
 }
 
 /** What a file of the tree answers: the path after the prefix (`/radars/6`, the index `/`) and its variant. */

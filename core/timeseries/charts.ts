@@ -16,22 +16,28 @@ import { negotiate } from '../http/media-types.ts';
 import type { PrerenderInterval } from '../snapshot/timeseries-config.ts';
 import type { PathExtension } from './routes.ts';
 
+import { REPRESENTATIONS, TIMESERIES_FORMATS, type Representation } from '../formats/timeseries.ts';
+
+export type { Representation };
+
 /** The JSON media type, as `Accept` and the docs name it. */
-const JSON_MEDIA = 'application/json';
+const JSON_MEDIA = TIMESERIES_FORMATS.json.media.type;
 /**
  * The Content-Type of every JSON answer of the Timeseries API (static files, live answers and errors alike),
  * as 52°North's server writes it (DECISIONS.md "Real clients"). The radar API keeps a bare `application/json`.
  */
-export const JSON_TYPE = 'application/json; charset=UTF-8';
-export const PNG_TYPE = 'image/png';
-export const PDF_TYPE = 'application/pdf';
+export const JSON_TYPE = TIMESERIES_FORMATS.json.contentType;
+export const PNG_TYPE = TIMESERIES_FORMATS.png.media.type;
+export const PDF_TYPE = TIMESERIES_FORMATS.pdf.media.type;
 /** Downloads of the data paths (data-csv.ts): CSV, and a ZIP of one CSV per series. */
-export const CSV_TYPE = 'text/csv';
-export const ZIP_TYPE = 'application/zip';
-export type Representation = 'json' | 'png' | 'pdf' | 'csv' | 'zip';
+export const CSV_TYPE = TIMESERIES_FORMATS.csv.media.type;
+export const ZIP_TYPE = TIMESERIES_FORMATS.zip.media.type;
 
-const BY_TYPE: Record<string, Representation> = { [JSON_MEDIA]: 'json', [PNG_TYPE]: 'png', [PDF_TYPE]: 'pdf', [CSV_TYPE]: 'csv', [ZIP_TYPE]: 'zip' };
-export const MEDIA_TYPE: Record<Representation, string> = { json: JSON_TYPE, png: PNG_TYPE, pdf: PDF_TYPE, csv: CSV_TYPE, zip: ZIP_TYPE };
+const BY_TYPE: Record<string, Representation> = Object.fromEntries(REPRESENTATIONS.map((r) => [TIMESERIES_FORMATS[r].media.type, r]));
+/** The Content-Type each representation is answered with (TIMESERIES_FORMATS). */
+export const MEDIA_TYPE = Object.fromEntries(REPRESENTATIONS.map((r) => [r, TIMESERIES_FORMATS[r].contentType])) as Record<Representation, string>;
+/** Media types a path produces: every representation on the data paths, else those not only there (JSON). */
+const PRODUCIBLE = { data: REPRESENTATIONS.map((r) => TIMESERIES_FORMATS[r].media.type), other: REPRESENTATIONS.filter((r) => !TIMESERIES_FORMATS[r].dataOnly).map((r) => TIMESERIES_FORMATS[r].media.type) };
 
 function chartsOnlyOnData(): HttpError {
   return new HttpError(406, 'Charts (image/png, application/pdf) are rendered only from data paths', {
@@ -49,7 +55,7 @@ export function chooseRepresentation(accept: string | undefined, extension: Path
     if (extension !== 'json' && !charts) throw chartsOnlyOnData();
     return extension;
   }
-  const producible = charts ? [JSON_MEDIA, PNG_TYPE, PDF_TYPE, CSV_TYPE, ZIP_TYPE] : [JSON_MEDIA];
+  const producible = charts ? PRODUCIBLE.data : PRODUCIBLE.other;
   try {
     return BY_TYPE[negotiate(accept, producible)]!;
   } catch (e) {

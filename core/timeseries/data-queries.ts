@@ -5,7 +5,7 @@
  * that is by time (no ORDER BY: DuckDB keeps insertion order; the reader checks it).
  * Timestamps come as DOUBLE (exact below 2^53) and nulls as NaN, so the reader copies plain Float64Arrays.
  */
-import type { SqlFragment } from '../radar/filters.ts';
+import type { SqlFragment } from '../sql.ts';
 import type { Timespan } from './timespan.ts';
 
 export function seriesRangeQuery(sid: number, span: Timespan): SqlFragment {

@@ -9,6 +9,7 @@ import { COLLECTIONS, type CollectionName } from './catalogue.ts';
 import { PRERENDER_INTERVALS, type PrerenderInterval } from '../snapshot/timeseries-config.ts';
 import { OPTION_KEYS } from './data-request.ts';
 import { FILTERS } from './params.ts';
+import { REPRESENTATIONS, TIMESERIES_FORMATS, type Representation } from '../formats/timeseries.ts';
 
 export const TIMESERIES_PREFIX = '/api/v1';
 
@@ -25,7 +26,11 @@ export type TimeseriesRoute =
   | { kind: 'chart'; id: string; name: string; interval: PrerenderInterval | undefined; qualifier: string | undefined };
 
 /** `.csv` and `.zip` only on `getData` (the data downloads). */
-export type PathExtension = 'json' | 'png' | 'pdf' | 'csv' | 'zip';
+export type PathExtension = Representation;
+
+/** `.json`, `.png`, `.pdf` on any path (any case); `getData.csv`, `getData.zip` (lower or upper case) on the data paths (TIMESERIES_FORMATS). */
+const ANY_EXTENSION = new RegExp(`\\.(${REPRESENTATIONS.filter((r) => TIMESERIES_FORMATS[r].pathExtension === 'any').join('|')})$`, 'i');
+const GETDATA_EXTENSION = new RegExp(`^getData\\.(${REPRESENTATIONS.filter((r) => TIMESERIES_FORMATS[r].pathExtension === 'getData').flatMap((r) => [r, r.toUpperCase()]).join('|')})$`);
 
 export interface PathMatch {
   route: TimeseriesRoute;
@@ -143,7 +148,7 @@ export function matchTimeseriesPath(pathname: string): PathMatch | undefined {
   if (parts.some((p) => p === undefined || p === '')) return undefined;
   const segs = parts as string[];
   let extension: PathExtension | undefined;
-  const ext = /\.(json|png|pdf)$/i.exec(segs.at(-1)!) ?? /^getData\.(csv|zip|CSV|ZIP)$/.exec(segs.at(-1)!);
+  const ext = ANY_EXTENSION.exec(segs.at(-1)!) ?? GETDATA_EXTENSION.exec(segs.at(-1)!);
   if (ext) {
     extension = ext[1]!.toLowerCase() as PathExtension;
     segs[segs.length - 1] = segs.at(-1)!.slice(0, -(ext[1]!.length + 1));

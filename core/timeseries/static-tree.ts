@@ -8,10 +8,11 @@
  */
 import { COLLECTIONS, type Catalogue } from './catalogue.ts';
 import { TIMESERIES_PREFIX } from './routes.ts';
+import { treeFile } from '../tree-file.ts';
 
+/** The file of an API path's bare or expanded answer (core/tree-file.ts). */
 export function staticFile(apiPath: string, expanded: boolean): string {
-  const rel = apiPath.endsWith('/') ? `${apiPath}index` : apiPath;
-  return `${rel.replace(/^\/+/, '')}${expanded ? '.expanded.json' : '.json'}`;
+  return treeFile(apiPath, expanded ? '.expanded.json' : '.json');
 }
 
 export type StaticEntry =

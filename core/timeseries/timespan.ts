@@ -19,11 +19,8 @@ import { z } from 'zod';
 import { HttpError, badParameter } from '../http/errors.ts';
 import { parsePartialDatetime } from '../radar/partial-datetime.ts';
 
-export interface Timespan {
-  /** Inclusive bounds, ms since the epoch. */
-  start: number;
-  end: number;
-}
+export type { Timespan } from '../timespan.ts';
+import type { Timespan } from '../timespan.ts';
 
 export interface Period {
   /** Calendar months (years × 12 + months). */
