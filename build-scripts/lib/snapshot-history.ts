@@ -19,7 +19,7 @@
  * served build's history as it is, its snapshot's entry made again (its digest may differ).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { all, run, sqlString } from '../../lib/duckdb.ts';
 import { RESOURCES, RESOURCE_NAMES, type ResourceName } from '../../core/radar/resources.ts';
@@ -130,6 +130,25 @@ export function finishSnapshots(folder: string, document: SnapshotsDocument, man
 async function attach(conn: DuckDBConnection, file: string, alias: string): Promise<boolean> {
   if (!existsSync(file)) return false;
   await run(conn, `ATTACH ${sqlString(file)} AS ${alias} (READ_ONLY)`);
+  const partitioned = await all(conn, { sql: `SELECT view_name FROM duckdb_views() WHERE database_name = $db AND NOT internal AND sql LIKE '%read_parquet(%'`, params: { db: alias } });
+  if (partitioned.length === 0) return true;
+  // A partitioned build's database holds views over Parquet named relative to its folder (catalogue-db.ts), which a
+  // connection reads through its one `file_search_path`; two builds' views cannot both be read so. The alias then
+  // names an in-memory database whose views read each table where its file is: the partitions by absolute path,
+  // the other tables from the file's database.
+  const stored = `${alias}_file`;
+  await run(conn, `DETACH ${alias}`);
+  await run(conn, `ATTACH ${sqlString(file)} AS ${stored} (READ_ONLY)`);
+  await run(conn, `ATTACH ':memory:' AS ${alias}`);
+  const dir = dirname(resolve(file));
+  const views = new Set(partitioned.map((r) => r['view_name'] as string));
+  for (const r of await all(conn, { sql: `SELECT table_name FROM duckdb_tables() WHERE database_name = $db UNION SELECT view_name FROM duckdb_views() WHERE database_name = $db AND NOT internal`, params: { db: stored } })) {
+    const t = r['table_name'] as string;
+    const from = views.has(t)
+      ? `read_parquet(${sqlString(join(dir, t, '*', '*', '*.parquet'))}, hive_partitioning = true, hive_types = {'year': INTEGER, 'radar': VARCHAR})`
+      : `${stored}.main.${q(t)}`;
+    await run(conn, `CREATE VIEW ${alias}.main.${q(t)} AS SELECT * FROM ${from}`);
+  }
   return true;
 }
 
@@ -364,7 +383,10 @@ export async function recordHistory(input: HistoryInput): Promise<HistoryResult>
     }
     return { document, seconds: (performance.now() - t0) / 1000 };
   } finally {
-    for (const a of [...attached].reverse()) await run(conn, `DETACH ${a}`);
+    for (const a of [...attached].reverse()) {
+      await run(conn, `DETACH ${a}`);
+      await run(conn, `DETACH DATABASE IF EXISTS ${a}_file`);
+    }
     for (const t of [...HISTORY_TABLES.map((h) => h.table), T_KEYS]) await run(conn, `DROP TABLE IF EXISTS ${t}`);
   }
 }

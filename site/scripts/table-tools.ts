@@ -7,6 +7,9 @@
  * - `?sort=KEY&order=asc|desc`: the column whose header has `data-key=KEY`; a cell's `data-sort` is its sort
  *   value when it has one (a number or an ISO time), else its text; numbers sort as numbers, empty cells last.
  *
+ * A page with several tables names each one's parameters apart with `data-params="p-"` (`?p-q=`, `?p-sort=`,
+ * `?p-order=`); a table without it uses the plain names.
+ *
  * Each sortable header gets a button and `aria-sort`; a status line says how many rows are shown. Without
  * JavaScript the table is the full, unsorted one the page was built with.
  */
@@ -46,6 +49,11 @@ function setUp(table: HTMLTableElement, n: number): void {
   const id = table.id || `table-${n}`;
   const wrap = table.closest('.table-wrap') ?? table;
   const what = table.dataset['table'] ?? 'rows';
+  // the names of this table's parameters in the address
+  const pre = table.dataset['params'] ?? '';
+  const Q = `${pre}q`;
+  const SORT = `${pre}sort`;
+  const ORDER = `${pre}order`;
 
   const tools = document.createElement('div');
   tools.className = 'table-tools';
@@ -83,14 +91,14 @@ function setUp(table: HTMLTableElement, n: number): void {
     status.textContent = filter === '' ? `${rows.length} ${what}` : `${shown} of ${rows.length} ${what}`;
     if (push) {
       const url = new URL(location.href);
-      if (filter) url.searchParams.set('q', filter);
-      else url.searchParams.delete('q');
+      if (filter) url.searchParams.set(Q, filter);
+      else url.searchParams.delete(Q);
       if (col) {
-        url.searchParams.set('sort', col.key);
-        url.searchParams.set('order', order);
+        url.searchParams.set(SORT, col.key);
+        url.searchParams.set(ORDER, order);
       } else {
-        url.searchParams.delete('sort');
-        url.searchParams.delete('order');
+        url.searchParams.delete(SORT);
+        url.searchParams.delete(ORDER);
       }
       if (url.href !== location.href) history.replaceState(null, '', url);
     }
@@ -112,11 +120,11 @@ function setUp(table: HTMLTableElement, n: number): void {
   input.addEventListener('input', () => apply(true));
 
   const params = new URLSearchParams(location.search);
-  input.value = params.get('q') ?? '';
-  const asked = params.get('sort');
+  input.value = params.get(Q) ?? '';
+  const asked = params.get(SORT);
   if (asked && headers.some((h) => h.key === asked && h.th.hasAttribute('aria-sort'))) {
     sortKey = asked;
-    order = params.get('order') === 'desc' ? 'desc' : 'asc';
+    order = params.get(ORDER) === 'desc' ? 'desc' : 'asc';
   }
   apply(false);
   table.dataset['ready'] = 'true';

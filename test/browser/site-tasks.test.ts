@@ -439,6 +439,36 @@ describe('the hydrologist: a gauge’s month against its warning levels', () => 
 });
 
 describe('tables, the 404 page', () => {
+  test('the alarms page’s two tables sort and filter apart, each with its own parameters in the address', async () => {
+    const base = radar.url;
+    await withPage(DESKTOP, async (page) => {
+      await page.goto(`${base}/browse/alarms/`, { waitUntil: 'load' });
+      const files = page.locator('table#latest-alarms');
+      const radars = page.locator('table#alarms-by-radar');
+      await expect.poll(() => files.getAttribute('data-ready')).toBe('true');
+      await expect.poll(() => radars.getAttribute('data-ready')).toBe('true');
+      // the by-radar table by "any alarm", fewest first: the counts ascend
+      await radars.locator('th[data-key="any"] button').click();
+      const counts = (await radars.locator('tbody tr:not([hidden]) td:nth-of-type(2)').allInnerTexts()).map((t) => Number(t.replace(/\D/g, '')));
+      expect(counts.length).toBeGreaterThan(1);
+      expect(counts).toEqual([...counts].sort((a, b) => a - b));
+      // the latest day's files filtered by one radar's code: only its rows, the other table untouched
+      const codes = await files.locator('tbody tr td:nth-of-type(1)').allInnerTexts();
+      const code = codes[0]!.trim();
+      await page.locator('#latest-alarms-filter').fill(code);
+      const kept = await files.locator('tbody tr:not([hidden]) td:nth-of-type(1)').allInnerTexts();
+      expect(kept.length).toBe(codes.filter((c) => c.trim() === code).length);
+      expect(await radars.locator('tbody tr:not([hidden])').count()).toBe(counts.length);
+      const url = new URL(page.url());
+      expect(Object.fromEntries(url.searchParams)).toEqual({ q: code, 'r-sort': 'any', 'r-order': 'asc' });
+      // a bookmark gives both tables back as they were
+      await page.goto(url.href, { waitUntil: 'load' });
+      await expect.poll(() => radars.getAttribute('data-ready')).toBe('true');
+      expect(await radars.locator('th[data-key="any"]').getAttribute('aria-sort')).toBe('ascending');
+      expect(await files.locator('tbody tr:not([hidden])').count()).toBe(kept.length);
+    });
+  });
+
   test('the radars table sorts and filters, and the address keeps both', async () => {
     const base = radar.url;
     await withPage(DESKTOP, async (page) => {
