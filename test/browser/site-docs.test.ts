@@ -421,6 +421,7 @@ describe('every link returns what its label says; accessible in light and dark; 
         await page.evaluate(axe.source);
         // the whole page, the OpenAPI viewer's markup included (site/scripts/openapi-viewer.ts mends what axe finds in it)
         const result = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+        if (p.name === 'docs-openapi') await page.locator('#swagger-ui .opblock.is-open').first().screenshot({ path: join(SCREENSHOTS, `openapi-open-1280-${scheme}.png`) });
         for (const v of result.violations) {
           if (v.impact === 'serious' || v.impact === 'critical') serious.push(`${p.path} ${v.impact} ${v.id} (${v.nodes.length}×): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
         }
