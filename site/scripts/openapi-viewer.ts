@@ -41,6 +41,34 @@ export function mendMarkup(root: HTMLElement): void {
   }
 }
 
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/**
+ * The document with every parameter `$ref` (`#/components/parameters/...`, path- and operation-level) replaced by the
+ * parameter itself: Swagger UI 5.35 leaves path-level parameter refs unresolved when an operation opens (its rows
+ * read `any ()` with no name), so the viewer gets them inline. The document served at /openapi.json is unchanged.
+ */
+export function inlineParameterRefs(doc: { [k: string]: Json }): { [k: string]: Json } {
+  const components = doc['components'] as { [k: string]: Json } | undefined;
+  const params = (components?.['parameters'] ?? {}) as { [k: string]: Json };
+  const resolve = (p: Json): Json => {
+    if (p && typeof p === 'object' && !Array.isArray(p) && typeof p['$ref'] === 'string') {
+      const m = /^#\/components\/parameters\/(.+)$/.exec(p['$ref']);
+      const target = m ? params[decodeURIComponent(m[1]!).replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+      if (target !== undefined) return target;
+    }
+    return p;
+  };
+  const paths = (doc['paths'] ?? {}) as { [k: string]: { [k: string]: Json } };
+  for (const item of Object.values(paths)) {
+    if (Array.isArray(item['parameters'])) item['parameters'] = item['parameters'].map(resolve);
+    for (const op of Object.values(item)) {
+      if (op && typeof op === 'object' && !Array.isArray(op) && Array.isArray(op['parameters'])) op['parameters'] = op['parameters'].map(resolve);
+    }
+  }
+  return doc;
+}
+
 /** Swagger UI's own dark theme while the system asks for dark. */
 function followColourScheme(): void {
   const dark = window.matchMedia('(prefers-color-scheme: dark)');
@@ -49,7 +77,7 @@ function followColourScheme(): void {
   dark.addEventListener('change', apply);
 }
 
-export function initViewer(): void {
+export async function initViewer(): Promise<void> {
   const root = document.getElementById('swagger-ui');
   const status = document.getElementById('openapi-status');
   const ui = (window as unknown as { SwaggerUIBundle?: SwaggerUIBundleFn }).SwaggerUIBundle;
@@ -68,8 +96,17 @@ export function initViewer(): void {
       mendMarkup(root);
     });
   }).observe(root, { childList: true, subtree: true });
+  let spec: { [k: string]: Json };
+  try {
+    const answer = await fetch(root.dataset['url'] ?? '/openapi.json');
+    if (!answer.ok) throw new Error(String(answer.status));
+    spec = inlineParameterRefs((await answer.json()) as { [k: string]: Json });
+  } catch {
+    status.textContent = 'The OpenAPI document could not be loaded; it is at /openapi.json.';
+    return;
+  }
   ui({
-    url: root.dataset['url'],
+    spec,
     domNode: root,
     // off: its links would be hash routes (#/tag/operation), not ids of the page, which the site's link check holds every anchor to
     deepLinking: false,
@@ -88,4 +125,4 @@ export function initViewer(): void {
   });
 }
 
-initViewer();
+void initViewer();

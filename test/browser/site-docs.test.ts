@@ -226,6 +226,19 @@ describe('the OpenAPI viewer', () => {
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.locator('#swagger-ui .opblock-summary').first().click();
         await page.locator('#swagger-ui .opblock.is-open .parameters-container, #swagger-ui .opblock.is-open .opblock-description-wrapper').first().waitFor();
+        // its parameters are named, as the document names them (path-level $refs inlined: site/scripts/openapi-viewer.ts)
+        const opened = page.locator('#swagger-ui .opblock.is-open');
+        const method = (await opened.locator('.opblock-summary-method').first().textContent())!.trim().toLowerCase();
+        const path = (await opened.locator('.opblock-summary-path').first().getAttribute('data-path'))!;
+        const item = doc.paths[path] as Record<string, unknown> & { parameters?: unknown[] };
+        const op = item[method] as { parameters?: unknown[] } | undefined;
+        const declared = (item.parameters?.length ?? 0) + (op?.parameters?.length ?? 0);
+        if (declared > 0) {
+          await opened.locator('tr[data-param-name]').first().waitFor({ timeout: 15_000 });
+          const names = await opened.locator('tr[data-param-name]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-param-name') ?? ''));
+          expect(names.length).toBeGreaterThan(0);
+          expect(names.every((n) => /^[A-Za-z_][\w.]*$/.test(n)), names.join(',')).toBe(true);
+        }
         expect(await page.locator('#openapi-status').textContent()).toBe('');
         if (options === DESKTOP) await page.screenshot({ path: join(SCREENSHOTS, 'openapi-1280.png') });
         else await page.screenshot({ path: join(SCREENSHOTS, 'openapi-390.png') });
