@@ -19,6 +19,7 @@ import { parseProfile, type TimeseriesProfile } from '../core/timeseries/profile
 import type { ResidentTable } from '../core/radar/resident.ts';
 import type { ResourceName } from '../core/radar/resources.ts';
 import { loadResidentTables } from './resident-tables.ts';
+import { loadChangeHistory } from './changes-handler.ts';
 
 export interface ServedBuild {
   folder: string;
@@ -31,7 +32,8 @@ export interface ServedBuild {
   /** When the build was made: the time its build.json was written, ms since the epoch (build.json holds no clock time). */
   builtAt: number;
   /** The radar catalogue: its database, facts about it, and its small tables in memory. */
-  radar?: { pool: ConnectionPool; facts: CatalogueFacts; resident: Partial<Record<ResourceName, ResidentTable>> };
+  /** history: the change history is loaded into the pool's database (server/changes-handler.ts loadChangeHistory). */
+  radar?: { pool: ConnectionPool; facts: CatalogueFacts; resident: Partial<Record<ResourceName, ResidentTable>>; history: boolean };
   /**
    * The Timeseries API: its metadata in memory, its observations in the series file (lib/series-file.ts). The
    * database is read once, when the build is opened.
@@ -67,7 +69,7 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
         assertNoHiveKeys(dirname(radarDb));
         await pool.withoutLimit((c) => run(c, `SET memory_limit = ${sqlString(PARTITIONED_BUFFERS)}`));
       }
-      build.radar = { pool, facts, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)) };
+      build.radar = { pool, facts, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)), history: await loadChangeHistory(pool, folder) };
     } catch (e) {
       pool.close();
       throw e;

@@ -8,6 +8,7 @@ import { badParameter, HttpError } from '../http/errors.ts';
 import { parsePartialDatetime } from './partial-datetime.ts';
 import type { RadarParams } from './params.ts';
 import type { SqlFragment } from './filters.ts';
+import { checksumRecordSql, CSV_QUOTE } from './record-sql.ts';
 
 export const CHANGES_PATH = '/changes';
 
@@ -63,28 +64,76 @@ export interface ChangesQuery {
 export const CHANGE_FIELDS = ['snapshot', 'taken_at', 'resource', 'id', 'change', 'fields'] as const;
 export const CHANGE_EXPANDED_FIELDS = ['radar_code', 'start_time', 'end_time', 'filename', 'file_path', 'checksum'] as const;
 
-/** SQL over `radar-changes.parquet` (`source`: its read_parquet) with bound parameters. */
-export function changesSql(source: string, q: ChangesQuery): SqlFragment {
-  const where = ['epoch_ms(taken_at) > $since'];
+/**
+ * The history as the endpoint holds it: `radar-changes.parquet` read once per served build into a table of an
+ * in-memory database attached to the catalogue's DuckDB instance (shared by the pool's connections), sorted as
+ * the answers list the entries, datetimes as epoch milliseconds. A request then scans a few thousand rows of
+ * memory and renders its texts in DuckDB, instead of opening the Parquet file and building objects in JS.
+ */
+/** READ_WRITE: the catalogue's instance is read-only, and an attached database takes its mode unless told. */
+export const HISTORY_DB = 'snapcat_history';
+export const HISTORY_TABLE = `${HISTORY_DB}.radar_changes`;
+export function historyTableSql(source: string): string[] {
+  return [
+    `ATTACH IF NOT EXISTS ':memory:' AS ${HISTORY_DB} (READ_WRITE)`,
+    `CREATE OR REPLACE TABLE ${HISTORY_TABLE} AS SELECT snapshot, epoch_ms(taken_at) AS taken_at, res AS resource, id, change, fields, radar_code, epoch_ms(start_time) AS start_time, epoch_ms(end_time) AS end_time, filename, file_path, checksum FROM ${source} ORDER BY taken_at, snapshot, resource, id`,
+  ];
+}
+
+/** Epoch milliseconds as `changeEntry` writes them (Date's toISOString). */
+const ISO = (col: string) => `strftime(make_timestamp(${col} * 1000), '%Y-%m-%dT%H:%M:%S.%gZ')`;
+const FIELDS_LIST = `coalesce(fields, []::VARCHAR[])`;
+
+/** SQL: one entry as `changeEntry` then JSON.stringify write it (the same keys in the same order). */
+function jsonEntrySql(expanded: boolean): string {
+  const head = `'snapshot', snapshot, 'taken_at', ${ISO('taken_at')}, 'resource', resource, 'id', id, 'change', change`;
+  const tail = expanded ? `, 'radar_code', radar_code, 'start_time', ${ISO('start_time')}, 'end_time', ${ISO('end_time')}, 'filename', filename, 'file_path', file_path, 'checksum', checksum` : '';
+  return `CAST(CASE WHEN change = 'changed' THEN json_object(${head}, 'fields', ${FIELDS_LIST}${tail}) ELSE json_object(${head}${tail}) END AS VARCHAR)`;
+}
+
+/** SQL: one entry as a `changesCsv` line (without its line end), the delimiter bound as `$delimiter`. */
+function csvEntrySql(expanded: boolean): string {
+  const values = [
+    'snapshot',
+    ISO('taken_at'),
+    'resource',
+    'CAST(id AS VARCHAR)',
+    'change',
+    `CASE WHEN change = 'changed' THEN CAST(to_json(${FIELDS_LIST}) AS VARCHAR) END`,
+    ...(expanded ? ['radar_code', ISO('start_time'), ISO('end_time'), 'filename', 'file_path', 'checksum'] : []),
+  ];
+  return `array_to_string(list_transform([${values.join(', ')}], ${CSV_QUOTE}), $delimiter)`;
+}
+
+export type ChangesRender = 'json' | 'csv' | 'checksum';
+
+/**
+ * SQL over the history table (`source`, HISTORY_TABLE) with bound parameters: `(k, t)` rows, `t` one entry's
+ * text in the answer's format (lib/duckdb.ts joined bytes), in the answer's order.
+ */
+export function changesSql(source: string, q: ChangesQuery, render: ChangesRender = q.checksum ? 'checksum' : 'json', delimiter = ','): SqlFragment {
+  const where = ['taken_at > $since'];
   const params: SqlFragment['params'] = { since: q.since };
   if (q.params.radarCode !== undefined) {
     where.push('radar_code = $radar');
     params['radar'] = q.params.radarCode;
   }
   if (q.params.timespan) {
-    where.push('epoch_ms(start_time) <= $tend AND epoch_ms(end_time) >= $tstart');
+    where.push('start_time <= $tend AND end_time >= $tstart');
     params['tstart'] = q.params.timespan.start;
     params['tend'] = q.params.timespan.end;
   }
-  const cols = `snapshot, epoch_ms(taken_at) AS taken_at, res AS resource, id, change, fields, radar_code, epoch_ms(start_time) AS start_time, epoch_ms(end_time) AS end_time, filename, file_path, checksum`;
   if (q.checksum) {
-    where.push("res = 'files'", "change <> 'removed'");
+    where.push("resource = 'files'", "change <> 'removed'");
     return {
-      sql: `SELECT ${cols} FROM ${source} WHERE ${where.join(' AND ')} QUALIFY row_number() OVER (PARTITION BY id ORDER BY taken_at DESC) = 1 AND checksum IS NOT NULL ORDER BY id`,
+      sql: `SELECT id AS k, ${checksumRecordSql('checksum', 'filename')} AS t FROM ${source} WHERE ${where.join(' AND ')} QUALIFY row_number() OVER (PARTITION BY id ORDER BY taken_at DESC) = 1 AND checksum IS NOT NULL ORDER BY id`,
       params,
     };
   }
-  return { sql: `SELECT ${cols} FROM ${source} WHERE ${where.join(' AND ')} ORDER BY taken_at, snapshot, resource, id`, params };
+  if (render === 'csv') params['delimiter'] = delimiter;
+  const text = render === 'csv' ? csvEntrySql(q.params.expanded) : jsonEntrySql(q.params.expanded);
+  // the table is in this order already; ORDER BY keeps it so whatever the scan does
+  return { sql: `SELECT id AS k, ${text} AS t FROM ${source} WHERE ${where.join(' AND ')} ORDER BY taken_at, snapshot, resource, id`, params };
 }
 
 export interface ChangeRow {
@@ -104,7 +153,7 @@ export interface ChangeRow {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-/** An entry as the JSON and CSV answers hold it. */
+/** An entry as the JSON and CSV answers hold it (the form the SQL above renders, kept as its reference). */
 export function changeEntry(r: ChangeRow, expanded: boolean): Record<string, unknown> {
   const e: Record<string, unknown> = { snapshot: r.snapshot, taken_at: iso(r.taken_at), resource: r.resource, id: Number(r.id), change: r.change };
   if (r.change === 'changed') e['fields'] = r.fields ?? [];
