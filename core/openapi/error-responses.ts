@@ -27,7 +27,8 @@ export function errorResponses(): Record<string, unknown> {
       {
         description: `${s.reason}: ${s.when}`,
         ...(ERROR_HEADERS[Number(code)] ? { headers: ERROR_HEADERS[Number(code)] } : {}),
-        content: { 'application/json': { schema: schemaRef(ERROR_SCHEMA) } },
+        // an example of this status (a viewer would otherwise make every one from the schema: statusCode 400)
+        content: { 'application/json': { schema: schemaRef(ERROR_SCHEMA), example: { statusCode: Number(code), reason: s.reason, userMessage: s.when } } },
       },
     ]),
   );
