@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { closeSharedBrowser, describeProblems, DESKTOP, sharedBrowser, watchPage } from '../helpers/browser.ts';
-import { startEndpoint, type Served } from '../helpers/servers.ts';
+import { startEndpoint, type Served, json } from '../helpers/servers.ts';
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots-query');
 const R = '/radarnet/mirror/v3';
@@ -29,12 +29,6 @@ afterAll(async () => {
   await closeSharedBrowser();
   await Promise.all([radar?.close(), ts?.close()]);
 });
-
-async function json<T>(base: string, path: string): Promise<T> {
-  const res = await fetch(`${base}${path}`, { headers: { Accept: 'application/json' } });
-  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
-  return (await res.json()) as T;
-}
 
 interface Ran {
   columns: string[];

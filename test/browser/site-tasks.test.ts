@@ -20,7 +20,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { FileRecord } from '../../site/scripts/radar-finder.ts';
 import { closeSharedBrowser, describeProblems, DESKTOP, PHONE, settle, sharedBrowser, watchPage } from '../helpers/browser.ts';
-import { startEndpoint, type Served } from '../helpers/servers.ts';
+import { startEndpoint, type Served, json } from '../helpers/servers.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
 import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
 import { build } from '../../build-scripts/build.ts';
@@ -45,12 +45,6 @@ afterAll(async () => {
   await closeSharedBrowser();
   await Promise.all([radar?.close(), ts?.close()]);
 });
-
-async function json<T>(base: string, path: string): Promise<T> {
-  const res = await fetch(`${base}${path}`, { headers: { Accept: 'application/json' } });
-  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
-  return (await res.json()) as T;
-}
 
 async function withPage<T>(options: BrowserContextOptions, fn: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext({ ...options, acceptDownloads: true });

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { FileRecord } from '../../site/scripts/radar-finder.ts';
 import { closeSharedBrowser, describeProblems, DESKTOP, openPage, openTab, PHONE, settle, sharedBrowser, startStaticServer, watchPage, type StaticServer, type Tab } from '../helpers/browser.ts';
 import { ids as staticIds } from '../helpers/html.ts';
-import { inParallel, startEndpoint, type Served } from '../helpers/servers.ts';
+import { inParallel, startEndpoint, type Served, json } from '../helpers/servers.ts';
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots');
 /** Pages loaded per build, at most; families (a folder of many pages) sampled evenly. */
@@ -156,12 +156,6 @@ let crawlSeconds = 0;
 async function exists(base: string, path: string): Promise<boolean> {
   const res = await fetch(`${base}${path}`, { method: 'HEAD' });
   return res.status === 200;
-}
-
-async function json<T>(base: string, path: string): Promise<T> {
-  const res = await fetch(`${base}${path}`, { headers: { Accept: 'application/json' } });
-  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
-  return (await res.json()) as T;
 }
 
 /** A new page in a new context (its own cache); closed with its context. */

@@ -40,3 +40,10 @@ export async function inParallel<T>(items: T[], n: number, fn: (item: T) => Prom
     }),
   );
 }
+
+/** GET `path` as JSON; anything but a 200 throws, naming the path and status. */
+export async function json<T>(base: string, path: string): Promise<T> {
+  const res = await fetch(`${base}${path}`, { headers: { Accept: 'application/json' } });
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+  return (await res.json()) as T;
+}
