@@ -269,7 +269,7 @@ export const FILTERS = {
     /** Resident CSV texts are rendered with a comma. */
     resident: (v, format) => format !== 'csv' || v === ',',
     partition: none,
-    docs: { type: 'one character', default: ',', example: ';', meaning: 'Field delimiter of CSV output.', wire: (d) => ({ type: 'string', minLength: 1, maxLength: 1, not: { enum: ['"', '\r', '\n'] }, default: d.default }) },
+    docs: { type: 'one character', default: ',', example: ';', meaning: 'Field delimiter of CSV output.', wire: (d) => ({ type: 'string', minLength: 1, maxLength: 1, pattern: '^[^"\\r\\n]$', default: d.default }) },
   },
 } as const satisfies FilterTable;
 
