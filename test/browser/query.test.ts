@@ -4,13 +4,13 @@
  * the Parquet downloads from the host by HTTP range; each answer is checked against the API's. No request leaves
  * the host, no CSP violation, no failed request; the DuckDB files load on that page only.
  */
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { closeSharedBrowser, describeProblems, DESKTOP, sharedBrowser, watchPage } from '../helpers/browser.ts';
-import { startEndpoint, type Served, json } from '../helpers/servers.ts';
+import { describe, expect, test } from 'vitest';
+import { describeProblems, DESKTOP, watchPage } from '../helpers/browser.ts';
+import { type Served, json } from '../helpers/servers.ts';
+import { useSiteServers } from '../helpers/site-servers.ts';
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots-query');
 const R = '/radarnet/mirror/v3';
@@ -19,16 +19,7 @@ let browser: Browser;
 let radar: Served;
 let ts: Served;
 
-beforeAll(async () => {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  browser = (await sharedBrowser()).browser;
-  [radar, ts] = await Promise.all([startEndpoint(inject('demoBuild')), startEndpoint(inject('tsBuild'))]);
-}, 120_000);
-
-afterAll(async () => {
-  await closeSharedBrowser();
-  await Promise.all([radar?.close(), ts?.close()]);
-});
+useSiteServers(SCREENSHOTS, (s) => ({ browser, radar, ts } = s));
 
 interface Ran {
   columns: string[];

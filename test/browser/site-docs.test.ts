@@ -14,12 +14,13 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { shellWords } from '../../site/lib/curl.ts';
 import { jsonExcerpt } from '../../site/lib/json-excerpt.ts';
 import { EXCERPT_LINES } from '../../site/lib/examples.ts';
-import { closeSharedBrowser, describeProblems, DESKTOP, PHONE, sharedBrowser, watchPage } from '../helpers/browser.ts';
-import { startEndpoint, type Served } from '../helpers/servers.ts';
+import { describeProblems, DESKTOP, PHONE, watchPage } from '../helpers/browser.ts';
+import type { Served } from '../helpers/servers.ts';
+import { useSiteServers } from '../helpers/site-servers.ts';
 
 const run = promisify(execFile);
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots-docs');
@@ -28,16 +29,7 @@ let browser: Browser;
 let radar: Served;
 let ts: Served;
 
-beforeAll(async () => {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  browser = (await sharedBrowser()).browser;
-  [radar, ts] = await Promise.all([startEndpoint(inject('demoBuild')), startEndpoint(inject('tsBuild'))]);
-}, 120_000);
-
-afterAll(async () => {
-  await closeSharedBrowser();
-  await Promise.all([radar?.close(), ts?.close()]);
-});
+useSiteServers(SCREENSHOTS, (s) => ({ browser, radar, ts } = s));
 
 async function withPage<T>(options: BrowserContextOptions, fn: (page: Page) => Promise<T>, permissions: string[] = []): Promise<T> {
   const context = await browser.newContext(options);

@@ -12,15 +12,16 @@
  * - axe finds no serious or critical violation in light and dark colour schemes; every page stays under
  *   300 KB before images; screenshots at 1280 and 390 px, light and dark (test/artifacts/screenshots-tasks/).
  */
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import axe from 'axe-core';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FileRecord } from '../../site/scripts/radar-finder.ts';
-import { closeSharedBrowser, describeProblems, DESKTOP, PHONE, settle, sharedBrowser, watchPage } from '../helpers/browser.ts';
+import { describeProblems, DESKTOP, PHONE, settle, watchPage } from '../helpers/browser.ts';
 import { startEndpoint, type Served, json } from '../helpers/servers.ts';
+import { useSiteServers } from '../helpers/site-servers.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
 import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
 import { build } from '../../build-scripts/build.ts';
@@ -35,16 +36,7 @@ let browser: Browser;
 let radar: Served;
 let ts: Served;
 
-beforeAll(async () => {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  browser = (await sharedBrowser()).browser;
-  [radar, ts] = await Promise.all([startEndpoint(inject('demoBuild')), startEndpoint(inject('tsBuild'))]);
-}, 120_000);
-
-afterAll(async () => {
-  await closeSharedBrowser();
-  await Promise.all([radar?.close(), ts?.close()]);
-});
+useSiteServers(SCREENSHOTS, (s) => ({ browser, radar, ts } = s));
 
 async function withPage<T>(options: BrowserContextOptions, fn: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext({ ...options, acceptDownloads: true });
