@@ -8,6 +8,11 @@
  * - Order is kept: while the file holds bytes not yet read, new bytes go to the file too; once the reader has
  *   caught up with it, they go to memory again (a client as fast as DuckDB never touches the disk).
  * - Memory: at most `memoryBytes` per spool and `budgetBytes` over all spools of a Spooler; beyond, the file.
+ * - Disk: at most `diskBytes` over all open spools' files. Once half of it is held the Spooler is `full`: the
+ *   endpoint refuses new streamed answers (503 with Retry-After) until slow readers finish or leave, and the other
+ *   half lets the answers already sending finish. A spool whose next spill would pass the whole bound fails (its
+ *   client gets a cut answer: chunked, so it knows it is incomplete) rather than fill the disk. A crowd of slow
+ *   clients can hold the budget, never the machine's disk.
  * - A spool is read once, in order, by one reader; `close()` (idempotent) ends both sides and removes the file.
  */
 import { mkdirSync } from 'node:fs';
@@ -23,6 +28,22 @@ export interface SpoolerOptions {
   memoryBytes?: number;
   /** Bytes all spools keep in memory together (default 32 MiB); a spool finding it spent spills at once. */
   budgetBytes?: number;
+  /** Bytes all open spools' files may hold together (default 2 GiB, `SNAPCAT_SPOOL_DISK_MB`). */
+  diskBytes?: number;
+}
+
+/** A spill would pass the Spooler's disk budget: the answer cannot be held for its client. */
+export class SpoolFull extends Error {
+  constructor(diskBytes: number) {
+    super(`the spool's disk budget (${Math.round(diskBytes / 2 ** 20)} MiB) is held by answers waiting for slow clients`);
+    this.name = 'SpoolFull';
+  }
+}
+
+/** The disk budget named by the environment (`SNAPCAT_SPOOL_DISK_MB`), else 2 GiB. */
+export function spoolDiskBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const mb = Number(env['SNAPCAT_SPOOL_DISK_MB']);
+  return Number.isFinite(mb) && mb > 0 ? mb * 2 ** 20 : 2 * 2 ** 30;
 }
 
 /** How much a file read hands out at a time. */
@@ -32,7 +53,9 @@ export class Spooler {
   readonly dir: string;
   readonly memoryBytes: number;
   readonly budgetBytes: number;
+  readonly diskBytes: number;
   #memoryUsed = 0;
+  #diskUsed = 0;
   #open = 0;
   #files = 0;
   #spilled = 0;
@@ -42,11 +65,17 @@ export class Spooler {
     this.dir = opts.dir ?? join(tmpdir(), 'snapcat-spool');
     this.memoryBytes = opts.memoryBytes ?? 1024 * 1024;
     this.budgetBytes = opts.budgetBytes ?? 32 * 1024 * 1024;
+    this.diskBytes = opts.diskBytes ?? spoolDiskBytesFromEnv();
   }
 
-  /** Spools open now, those with a file, bytes held in memory, and bytes written to files so far (all spools). */
-  get load(): { open: number; files: number; memoryBytes: number; spilledBytes: number } {
-    return { open: this.#open, files: this.#files, memoryBytes: this.#memoryUsed, spilledBytes: this.#spilled };
+  /** Spools open now, those with a file, bytes held in memory and in open files, bytes written to files so far. */
+  get load(): { open: number; files: number; memoryBytes: number; diskBytes: number; spilledBytes: number } {
+    return { open: this.#open, files: this.#files, memoryBytes: this.#memoryUsed, diskBytes: this.#diskUsed, spilledBytes: this.#spilled };
+  }
+
+  /** Open spools' files hold half the disk budget or more: a new streamed answer should be refused, not begun. */
+  get full(): boolean {
+    return this.#diskUsed >= this.diskBytes / 2;
   }
 
   open(): Spool {
@@ -64,6 +93,13 @@ export class Spooler {
         return join(this.dir, `${process.pid}-${++this.#n}-${randomBytes(6).toString('hex')}.spool`);
       },
       fileGone: () => void this.#files--,
+      diskGive: (n) => void (this.#diskUsed -= n),
+      diskTake: (n) => {
+        if (this.#diskUsed + n > this.diskBytes) return false;
+        this.#diskUsed += n;
+        return true;
+      },
+      diskBytes: this.diskBytes,
       spilled: (n) => void (this.#spilled += n),
       closed: () => void this.#open--,
     });
@@ -76,6 +112,11 @@ interface Accounts {
   give(n: number): void;
   file(): string;
   fileGone(): void;
+  /** Counts `n` more bytes on disk, or false when they would pass the disk budget. */
+  diskTake(n: number): boolean;
+  /** A closed spool's bytes on disk are gone. */
+  diskGive(n: number): void;
+  diskBytes: number;
   spilled(n: number): void;
   closed(): void;
 }
@@ -87,6 +128,8 @@ export class Spool {
   #memoryBytes = 0;
   #fh: Promise<FileHandle> | undefined;
   #written = 0;
+  /** Bytes counted against the Spooler's disk budget (those written, and one write in flight). */
+  #diskTaken = 0;
   #read = 0;
   #ended = false;
   #closed = false;
@@ -117,6 +160,8 @@ export class Spool {
       this.#memory.push(bytes);
       this.#memoryBytes += bytes.length;
     } else {
+      if (!this.#accounts.diskTake(bytes.length)) throw new SpoolFull(this.#accounts.diskBytes);
+      this.#diskTaken += bytes.length;
       if (!this.#fh) {
         const path = this.#accounts.file();
         this.#fh = open(path, 'wx+', 0o600).then(async (fh) => {
@@ -129,6 +174,7 @@ export class Spool {
         if (this.#closed) return false;
         await fh.write(bytes, 0, bytes.length, this.#written);
       } catch (e) {
+
         if (this.#closed) return false;
         throw e;
       }
@@ -206,6 +252,8 @@ export class Spool {
       await fh?.close().catch(() => undefined);
       this.#accounts.fileGone();
     }
+    this.#accounts.diskGive(this.#diskTaken);
+    this.#diskTaken = 0;
     this.#accounts.closed();
   }
 }

@@ -77,7 +77,7 @@ export class EndpointMetrics {
         for (const gate of GATES) this.set({ gate }, load(gate).busy);
       },
     });
-    const spool = () => sources.spooler?.load ?? { open: 0, files: 0, memoryBytes: 0, spilledBytes: 0 };
+    const spool = () => sources.spooler?.load ?? { open: 0, files: 0, memoryBytes: 0, diskBytes: 0, spilledBytes: 0 };
     new Gauge({
       name: 'snapcat_spool_answers',
       help: 'Streamed answers being sent from a spool now (their DuckDB connection already back, or soon)',
@@ -100,6 +100,14 @@ export class EndpointMetrics {
       registers,
       collect() {
         this.set(spool().memoryBytes);
+      },
+    });
+    new Gauge({
+      name: 'snapcat_spool_disk_bytes',
+      help: 'Bytes of streamed answers held in temporary files for their clients now (bounded by SNAPCAT_SPOOL_DISK_MB)',
+      registers,
+      collect() {
+        this.set(spool().diskBytes);
       },
     });
     let spilledSeen = 0;

@@ -184,6 +184,13 @@ async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: 
         const batches = streamJoinedBytes(conn, q, frame.separator, frame.terminator)[Symbol.asyncIterator]();
         const first = await batches.next();
         if (a.notFound && (first.done || first.value.rows === 0)) throw a.notFound();
+        // Slow clients' answers hold the spool's disk budget: an answer of more than one batch (DuckDB's chunk of
+        // 2,048 rows) is refused before it begins; one of a single batch is small and goes on (a generator that is
+        // done stays done, so the loop below ends after it).
+        if (a.spooler.full && !first.done && !(await batches.next()).done) {
+          await batches.return?.(undefined);
+          throw spoolFull();
+        }
         // The answer begins: from here DuckDB's pace sets the time, and the client's only that of the spool's reader.
         answering();
         res.writeHead(200, a.headers);
@@ -231,6 +238,14 @@ async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: 
   } finally {
     await spool?.close();
   }
+}
+
+/** A streamed answer refused because answers waiting for slow clients hold the spool's disk budget. */
+function spoolFull(): HttpError {
+  return new HttpError(503, 'Too many large answers are waiting for slow clients just now', {
+    hints: ['Try again after the seconds in Retry-After', 'A narrower timespan or a radar_code gives a smaller answer, which does not wait on disk'],
+    headers: { 'Retry-After': '10' },
+  });
 }
 
 /** An answer read whole, framed. */

@@ -51,8 +51,8 @@ async function until<T>(what: string, f: () => T | false | Promise<T | false>, m
 }
 
 /** A GET whose body is read only when asked: it takes the head and the first bytes, then stops reading. */
-function slowReader(path: string): { started: Promise<number>; readAll(): Promise<Buffer>; abort(): void } {
-  const url = new URL(path, s.url);
+function slowReader(path: string, base = s.url): { started: Promise<number>; readAll(): Promise<Buffer>; abort(): void } {
+  const url = new URL(path, base);
   const parts: Buffer[] = [];
   let res!: import('node:http').IncomingMessage;
   const req = request(url, { agent: false });
@@ -143,5 +143,62 @@ describe('slow readers', () => {
     expect(gz.encoding).toBe('gzip');
     expect(gunzipSync(gz.body).equals(expected.body)).toBe(true);
     await until('every spool closed', () => spooler.load.open === 0);
+  });
+});
+
+describe('the disk that answers waiting for slow clients may hold', () => {
+  test('a new streamed answer is refused (503, Retry-After, the JSON error) while half the budget is held, and answered once it is free; an answer past the whole budget is cut, not the disk filled', async () => {
+    // how much one slow reader of BIG leaves on disk here (the socket takes some of the answer first)
+    const probe = slowReader(BIG);
+    expect(await probe.started).toBe(200);
+    await until('the answer spooled', () => s.build.radar!.pool.load.busy === 0 && spooler.load.open === 1 && spooler.load.diskBytes);
+    const onDisk = spooler.load.diskBytes;
+    probe.abort();
+    await until('the probe closed', () => spooler.load.open === 0);
+    expect(onDisk).toBeGreaterThan(1024 * 1024);
+
+    // a budget of 1.5 times that: one reader holds more than half of it, and all of its answer fits
+    const roomy = new Spooler({ dir, memoryBytes: 16 * 1024, budgetBytes: 64 * 1024, diskBytes: Math.round(onDisk * 1.5) });
+    const e1 = await startEndpoint(join(root, 'build'), { spooler: roomy });
+    try {
+      const holder = slowReader(BIG, e1.url);
+      expect(await holder.started).toBe(200);
+      await until('the holder spooled', () => roomy.full && e1.build.radar!.pool.load.busy === 0).catch((e) => {
+        throw new Error(`${(e as Error).message}: ${JSON.stringify({ onDisk, spool: roomy.load, pool: e1.build.radar!.pool.load })}`);
+      });
+      expect(sampleValue((await get(e1.url, '/metrics')).text, 'snapcat_spool_disk_bytes')).toBe(roomy.load.diskBytes);
+      const refused = await get(e1.url, BIG);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('10');
+      expect(JSON.parse(refused.text)).toMatchObject({ statusCode: 503 });
+      // a small answer is read whole and needs no spool: still answered
+      expect((await get(e1.url, ONE_HOUR)).status).toBe(200);
+      const whole = await holder.readAll();
+      expect(whole.equals((await get(s.url, BIG)).body)).toBe(true);
+      await until('the holder closed', () => roomy.load.open === 0);
+      expect(roomy.load.diskBytes).toBe(0);
+      expect((await get(e1.url, BIG)).status).toBe(200);
+    } finally {
+      await e1.close();
+    }
+
+    // a budget of half of it: the answer cannot be held whole for a slow client, so it is cut
+    const tight = new Spooler({ dir, memoryBytes: 16 * 1024, budgetBytes: 64 * 1024, diskBytes: Math.round(onDisk / 2) });
+    const e2 = await startEndpoint(join(root, 'build'), { spooler: tight });
+    try {
+      const cut = slowReader(BIG, e2.url);
+      expect(await cut.started).toBe(200);
+      const got = await cut.readAll().then(
+        (b) => b.length,
+        () => -1,
+      );
+      expect(got, 'the cut answer ends early or with an error').not.toBe((await get(s.url, BIG)).body.length);
+      await until('the cut spool closed', () => tight.load.open === 0);
+      expect(tight.load.diskBytes).toBe(0);
+      expect(readdirSync(dir)).toEqual([]);
+      expect((await get(e2.url, ONE_HOUR)).status).toBe(200);
+    } finally {
+      await e2.close();
+    }
   });
 });

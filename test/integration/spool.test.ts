@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { Spooler } from '../../lib/spool.ts';
+import { Spooler, SpoolFull } from '../../lib/spool.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
 
 const dir = join(TEST_TMP, `spool-unit-${process.pid}`);
@@ -42,7 +42,7 @@ describe('Spool', () => {
     expect(spool.spilledBytes).toBeGreaterThan(0);
     expect(readdirSync(dir)).toEqual([]);
     await spool.close();
-    expect(spooler.load).toEqual({ open: 0, files: 0, memoryBytes: 0, spilledBytes: spool.spilledBytes });
+    expect(spooler.load).toEqual({ open: 0, files: 0, memoryBytes: 0, diskBytes: 0, spilledBytes: spool.spilledBytes });
   });
 
   test('a reader as fast as the writer never touches the file', async () => {
@@ -100,5 +100,34 @@ describe('Spool', () => {
     expect(await spool.write(Buffer.from('x'))).toBe(false);
     expect(spooler.load.open).toBe(0);
     expect(spooler.load.files).toBe(0);
+  });
+
+  test('files are bounded by the disk budget: full from half of it; a spill past all of it fails the spool; closing gives it back', async () => {
+    const spooler = new Spooler({ dir, memoryBytes: 1024, budgetBytes: 1024, diskBytes: 64 * 1024 });
+    const a = spooler.open();
+    await a.write(Buffer.alloc(1024)); // memory
+    await a.write(Buffer.alloc(20 * 1024));
+    expect(spooler.load.diskBytes).toBe(20 * 1024);
+    expect(spooler.full).toBe(false);
+    const b = spooler.open();
+    await b.write(Buffer.alloc(12 * 1024)); // memory budget spent by a: to disk
+    expect(spooler.load.diskBytes).toBe(32 * 1024);
+    expect(spooler.full).toBe(true);
+    await a.write(Buffer.alloc(32 * 1024)); // exactly the budget
+    await expect(b.write(Buffer.alloc(1))).rejects.toThrow(SpoolFull);
+    // what b held before is still read whole
+    b.fail(new SpoolFull(spooler.diskBytes));
+    const got: Buffer[] = [];
+    await expect(
+      (async () => {
+        for await (const x of b.reader()) got.push(x);
+      })(),
+    ).rejects.toThrow(SpoolFull);
+    expect(Buffer.concat(got).length).toBe(12 * 1024);
+    await b.close();
+    expect(spooler.load.diskBytes).toBe(52 * 1024);
+    await a.close();
+    expect(spooler.load).toMatchObject({ open: 0, files: 0, memoryBytes: 0, diskBytes: 0 });
+    expect(spooler.full).toBe(false);
   });
 });
