@@ -1,6 +1,7 @@
 /**
  * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,overload,soak] [--minutes 10] [--ram-disk]
  *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full)
+ *   [--queries files-day,near,...] (postgres: the queries to run, by short name (bench/postgres.ts QUERY_IDS); all by default)
  * npm run soak (the 10-minute soak alone)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
@@ -29,7 +30,7 @@ import { runCompressionBench } from './compression.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' } } });
+const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' }, queries: { type: 'string' } } });
 /** --ram-disk: the Astro comparison and the incremental builds write to /dev/shm, which takes the disk out of the rates. */
 const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';
@@ -220,9 +221,9 @@ if (want('overload')) {
 }
 if (want('postgres')) {
   console.error(`snapcat against PostgreSQL on the live queries (${scale === 'full' ? '30-year' : 'one-year'} radar catalogue, 100,000-station timeseries network) ...`);
-  const r = await runPostgresBench(scale, (l) => console.error(`  ${l}`));
+  const r = await runPostgresBench(scale, (l) => console.error(`  ${l}`), values.queries ? { queries: values.queries.split(',') } : {});
   const load = (l: typeof r.radarLoad) => `${l.seconds.toFixed(1)} s (${Object.values(l.rows).reduce((a, b) => a + b, 0).toLocaleString('en')} rows: CSV and COPY ${l.copySeconds.toFixed(1)} s, indexes ${l.indexSeconds.toFixed(1)} s, VACUUM ANALYZE ${l.analyzeSeconds.toFixed(1)} s)`;
-  row(`PostgreSQL: ${r.version}, ${r.settings}; pg-server (node:http, pg.Pool of ${r.pool}), JSON built in SQL`, `load from the build's DuckDB files: radar catalogue **${load(r.radarLoad)}**, timeseries ${load(r.timeseriesLoad)}; database ${r.pgDatabaseMb.toFixed(0)} MB (DuckDB: ${r.radarDuckMb.toFixed(0)} + ${r.timeseriesDuckMb.toFixed(0)} MB)`, '');
+  row(`PostgreSQL: ${r.version}, ${r.settings}; pg-server (node:http, pg.Pool of ${r.pool}), JSON built in SQL`, `${r.loadCached ? 'loaded by an earlier run (bench/.work/pg-bench, reused: same builds, same loading code), its figures: ' : ''}load from the build's DuckDB files: radar catalogue **${load(r.radarLoad)}**, timeseries ${load(r.timeseriesLoad)}; database ${r.pgDatabaseMb.toFixed(0)} MB (DuckDB: ${r.radarDuckMb.toFixed(0)} + ${r.timeseriesDuckMb.toFixed(0)} MB)`, '');
   row('PostgreSQL indexes', indexSummary(), '');
   row('snapcat endpoint', `\`npm run serve -- --workers ${SNAPCAT_WORKERS}\` (one process per core, one DuckDB thread each, 4 connections each)`, '');
   const side = (s: typeof r.queries[number]['snapcat']) =>
@@ -259,7 +260,7 @@ if (only?.includes('soak')) {
   row('soak: endpoint resident memory after warm-up → at the end', `${r.rssStartMb.toFixed(0)} → ${r.rssEndMb.toFixed(0)} MB: **${(r.rssGrowth * 100).toFixed(1)}%**`, '≤ 10% growth');
 }
 
-const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}`;
+const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}${values.queries ? ` --queries ${values.queries}` : ''}`;
 const report = [
   `## ${command}`,
   '',
