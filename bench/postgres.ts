@@ -28,6 +28,7 @@ import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar
 import { endpointRss, median, percentile } from './stats.ts';
 import { ensureWrk, rotationScript, runWrk } from './lib/wrk.ts';
 import { cacheKey, stamp, stamped, stampOf } from './lib/bench-cache.ts';
+import { describeDiagnosis, diagnose, scrape, type Diagnosis } from './lib/endpoint-diagnosis.ts';
 import { rng, timeseriesBenchBuild } from './timeseries-api.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -47,6 +48,8 @@ export interface Side {
   toolBusy?: number;
   /** Answers other than 200 and socket errors under load (0 expected). */
   failures: number;
+  /** snapcat only: where its time went under the load, from its /metrics (bench/lib/endpoint-diagnosis.ts). */
+  why?: Diagnosis;
 }
 
 export interface QueryResult {
@@ -91,7 +94,7 @@ function memoryOf(what: string, idleMb: number, endpoint: ChildProcess): Postgre
   return { what, idleMb, afterMb: now.rssMb, peakMb: now.peakMb };
 }
 
-interface QuerySpec {
+export interface QuerySpec {
   /** A short name for `--queries`. */
   id: string;
   name: string;
@@ -111,7 +114,7 @@ interface QuerySpec {
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-function radarQueries(from: string, days: number, radarCodes: string[], full: boolean): QuerySpec[] {
+export function radarQueries(from: string, days: number, radarCodes: string[], full: boolean): QuerySpec[] {
   const R = '/radarnet/mirror/v3';
   const start = Date.parse(`${from}T00:00:00Z`);
   /** The i-th one-day span, spread over the catalogue's days (as bench/radar.ts). */
@@ -140,7 +143,7 @@ function radarQueries(from: string, days: number, radarCodes: string[], full: bo
   ];
 }
 
-function timeseriesQueries(): QuerySpec[] {
+export function timeseriesQueries(): QuerySpec[] {
   const T = '/api/v1';
   const yearStart = Date.UTC(2023, 0, 1);
   const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -197,7 +200,7 @@ const countRecords = (v: unknown): number => (Array.isArray(v) ? v.length : v &&
  * Throughput and latency at 16 connections: wrk (bench/lib/wrk.ts; one thread, a Lua script rotating the URLs),
  * which outruns both servers here; the large answers by autocannon's fixed request count (wrk has only durations).
  */
-async function load(base: string, spec: QuerySpec): Promise<Pick<Side, 'rps' | 'failures' | 'loadedMedianMs' | 'loadedP99Ms' | 'toolBusy'>> {
+export async function load(base: string, spec: QuerySpec): Promise<Pick<Side, 'rps' | 'failures' | 'loadedMedianMs' | 'loadedP99Ms' | 'toolBusy'>> {
   if (!spec.amount) {
     const script = rotationScript(join(WORK, `pg-bench-${process.pid}.lua`), spec.paths);
     const r = runWrk(ensureWrk(), { base, script, threads: 1, connections: 16, seconds: spec.seconds });
@@ -258,17 +261,24 @@ async function measure(spec: QuerySpec, snapcat: string, postgres: string, log: 
         times[side].push(r.ms);
       }
     }
-    // throughput: the same rotation of URLs, one server after the other
-    const ls = await load(snapcat, spec);
+    // throughput: the same rotation of URLs, one server after the other; snapcat's /metrics read around its runs
+    const loadSnapcat = async () => {
+      const before = await scrape(snapcat);
+      const l = await load(snapcat, spec);
+      return { ...l, why: diagnose(before, await scrape(snapcat)) };
+    };
+    const ls = await loadSnapcat();
     const lp = await load(postgres, spec);
     // a second round in the other order (wrk's short runs only), so neither side always has the quieter machine
-    const again = spec.amount ? undefined : { postgres: await load(postgres, spec), snapcat: await load(snapcat, spec) };
+    const again = spec.amount ? undefined : { postgres: await load(postgres, spec), snapcat: await loadSnapcat() };
     const side = (t: number[], l: Awaited<ReturnType<typeof load>>): Side => ({ medianMs: median(t), p99Ms: percentile(t, 99), ...l });
     const result: QueryResult = { name: spec.name, example: spec.paths[0]!, records, bytes, runs: spec.runs, load: `16 connections, ${spec.amount ? `${spec.amount} requests (autocannon)` : `${spec.seconds} s (wrk)`}`, snapcat: side(times.snapcat, ls), postgres: side(times.postgres, lp), ...(again ? { again: { snapcat: side(times.snapcat, again.snapcat), postgres: side(times.postgres, again.postgres) } } : {}) };
     const loaded = (s: Side) => (s.loadedMedianMs === undefined ? '' : ` (16 connections: median ${s.loadedMedianMs.toFixed(2)} ms, p99 ${s.loadedP99Ms!.toFixed(2)} ms, wrk ${(s.toolBusy! * 100).toFixed(0)}% busy)`);
     const f = (s: Side) => `median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms, ${s.rps.toFixed(1)} req/s${loaded(s)}${s.failures ? ` (${s.failures} failures)` : ''}`;
     log(`${spec.name} (${Math.round(records)} records): snapcat ${f(result.snapcat)}; PostgreSQL ${f(result.postgres)}`);
+    log(`  snapcat under load: ${describeDiagnosis(result.snapcat.why!)}`);
     if (result.again) log(`  again: snapcat ${f(result.again.snapcat)}; PostgreSQL ${f(result.again.postgres)}`);
+    if (result.again) log(`  snapcat under load: ${describeDiagnosis(result.again.snapcat.why!)}`);
     return result;
   } finally {
     agents.snapcat.destroy();
@@ -309,7 +319,7 @@ async function startPgServerProcess(pgHost: string, pgPort: number, port: number
 }
 
 /** Reports what a server process writes after starting, and its end when nobody asked it to end. */
-function watch(child: ChildProcess, name: string, log: (l: string) => void): ChildProcess {
+export function watch(child: ChildProcess, name: string, log: (l: string) => void): ChildProcess {
   child.stderr!.on('data', (d: Buffer) => log(`${name}: ${String(d).trimEnd()}`));
   child.once('exit', (code, signal) => {
     if (!(child as { stopping?: boolean }).stopping) log(`${name} ended unexpectedly (exit ${code}, signal ${signal})`);
@@ -317,7 +327,7 @@ function watch(child: ChildProcess, name: string, log: (l: string) => void): Chi
   return child;
 }
 
-async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+export async function stopProcess(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   (child as { stopping?: boolean }).stopping = true;
   child.kill('SIGTERM');

@@ -76,8 +76,8 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
   return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p, phases: phaseMedians };
 }
 
-export async function startEndpointProcess(buildDir: string, port: number, workers = 1): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], {
+export async function startEndpointProcess(buildDir: string, port: number, workers = 1, nodeFlags: readonly string[] = ENDPOINT_NODE_FLAGS): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], {
     cwd: ROOT,
     env: { ...process.env, ...ENDPOINT_NODE_ENV },
     stdio: ['ignore', 'ignore', 'pipe'],
