@@ -7,7 +7,9 @@
  * endpoints are up at once; each round runs every variant once, in an order that turns round by round, so a
  * variant does not always get the quieter or the busier moment of a shared machine. Each run reports wrk's median
  * and p99 and the endpoint's own account of the run (bench/lib/endpoint-diagnosis.ts: GC pauses, event-loop
- * delay, queueing for DuckDB, held answers).
+ * delay, queueing for DuckDB, held answers). The variant `floor` is no endpoint: bench/floor-server.ts, node:http
+ * answering each path with the bytes the first endpoint gave it, held in a Map: the floor of serving held answers
+ * with node on this machine at that moment.
  */
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar
 import { timeseriesBenchBuild } from './timeseries-api.ts';
 import { describeDiagnosis, diagnose, scrape, type Diagnosis } from './lib/endpoint-diagnosis.ts';
 import { median } from './stats.ts';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Ways to run the endpoint's node: the flags of server/node-flags.ts, and candidates against them. */
 export const VARIANTS: Record<string, readonly string[]> = {
@@ -31,6 +33,22 @@ export const VARIANTS: Record<string, readonly string[]> = {
   'young-64': [...ENDPOINT_NODE_FLAGS.filter((f) => !f.startsWith('--max-semi-space-size')), '--max-semi-space-size=64', '--min-semi-space-size=64'],
 };
 
+/** Not an endpoint: bench/floor-server.ts in front of the first variant's endpoint. */
+export const FLOOR = 'floor';
+
+async function startFloor(upstream: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['bench/floor-server.ts', '--upstream', upstream, '--port', String(port), '--workers', String(SNAPCAT_WORKERS)], { cwd: join(import.meta.dirname, '..'), stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      log += String(d);
+      if (log.includes('floor serving')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`floor server exited (${code}): ${log}`)));
+  });
+  return child;
+}
+
 export interface TailRun {
   variant: string;
   round: number;
@@ -38,7 +56,8 @@ export interface TailRun {
   p99Ms: number;
   rps: number;
   failures: number;
-  why: Diagnosis;
+  /** The endpoint's account (none for the floor). */
+  why?: Diagnosis;
 }
 
 export interface TailQuery {
@@ -68,16 +87,16 @@ export function summary(q: TailQuery): { variant: string; p50Ms: number; p99Ms: 
       p50Ms: median(rs.map((r) => r.p50Ms)),
       p99Ms: median(rs.map((r) => r.p99Ms)),
       rps: median(rs.map((r) => r.rps)),
-      gcOver10ms: median(rs.map((r) => r.why.gcOver10ms)),
-      loopMaxMs: median(rs.map((r) => r.why.loopMaxMs)),
+      gcOver10ms: median(rs.map((r) => r.why?.gcOver10ms ?? NaN)),
+      loopMaxMs: median(rs.map((r) => r.why?.loopMaxMs ?? NaN)),
     };
   });
 }
 
 export async function runTailBench(opts: { queries?: string[]; variants?: string[]; rounds?: number; log: (line: string) => void }): Promise<TailQuery[]> {
   const log = opts.log;
-  const variants = opts.variants ?? Object.keys(VARIANTS);
-  const unknown = [...variants.filter((v) => !VARIANTS[v]), ...(opts.queries ?? []).filter((q) => !QUERY_IDS.includes(q))];
+  const variants = opts.variants ?? [...Object.keys(VARIANTS), FLOOR];
+  const unknown = [...variants.filter((v) => !VARIANTS[v] && v !== FLOOR), ...(opts.queries ?? []).filter((q) => !QUERY_IDS.includes(q))];
   if (unknown.length > 0) throw new Error(`unknown: ${unknown.join(', ')} (variants ${Object.keys(VARIANTS).join(', ')}; queries ${QUERY_IDS.join(', ')})`);
   const rounds = opts.rounds ?? 3;
   const wanted = (specs: QuerySpec[]) => specs.filter((s) => !s.amount && (!opts.queries || opts.queries.includes(s.id)));
@@ -93,10 +112,14 @@ export async function runTailBench(opts: { queries?: string[]; variants?: string
   ] as const) {
     const endpoints: { variant: string; base: string; child: ChildProcess }[] = [];
     try {
-      for (const variant of variants) {
+      for (const variant of variants.filter((v) => v !== FLOOR)) {
         const port = await freePort();
         const child = watch(await startEndpointProcess(build, port, SNAPCAT_WORKERS, VARIANTS[variant]!), `${variant} endpoint`, () => {});
         endpoints.push({ variant, base: `http://127.0.0.1:${port}`, child });
+      }
+      if (variants.includes(FLOOR)) {
+        const port = await freePort();
+        endpoints.push({ variant: FLOOR, base: `http://127.0.0.1:${port}`, child: await startFloor(endpoints[0]!.base, port) });
       }
       const specs = await specsOf(endpoints[0]!.base);
       for (const spec of specs) {
@@ -106,12 +129,13 @@ export async function runTailBench(opts: { queries?: string[]; variants?: string
         for (let round = 0; round < rounds; round++) {
           for (let i = 0; i < endpoints.length; i++) {
             const e = endpoints[(i + round) % endpoints.length]!;
-            const before = await scrape(e.base);
+            const floor = e.variant === FLOOR;
+            const before = floor ? undefined : await scrape(e.base);
             const l = await load(e.base, spec);
-            const why = diagnose(before, await scrape(e.base));
-            const run: TailRun = { variant: e.variant, round, p50Ms: l.loadedMedianMs!, p99Ms: l.loadedP99Ms!, rps: l.rps, failures: l.failures, why };
+            const why = before ? diagnose(before, await scrape(e.base)) : undefined;
+            const run: TailRun = { variant: e.variant, round, p50Ms: l.loadedMedianMs!, p99Ms: l.loadedP99Ms!, rps: l.rps, failures: l.failures, ...(why ? { why } : {}) };
             q.runs.push(run);
-            log(`${spec.id} ${e.variant}: median ${run.p50Ms.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(2)} ms, ${run.rps.toFixed(0)} req/s${run.failures ? ` (${run.failures} failures)` : ''}; ${describeDiagnosis(why)}`);
+            log(`${spec.id} ${e.variant}: median ${run.p50Ms.toFixed(2)} ms, p99 ${run.p99Ms.toFixed(2)} ms, ${run.rps.toFixed(0)} req/s${run.failures ? ` (${run.failures} failures)` : ''}${why ? `; ${describeDiagnosis(why)}` : ''}`);
           }
         }
         for (const s of summary(q)) log(`  ${spec.id} ${s.variant}: median of ${rounds} rounds: p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, ${s.rps.toFixed(0)} req/s, GC pauses over 10 ms ${s.gcOver10ms}, event-loop delay max ${s.loopMaxMs.toFixed(0)} ms`);
