@@ -252,8 +252,9 @@ if (want('postgres')) {
 if (only?.includes('tail')) {
   console.error('snapcat tail latency: endpoint variants against each other, 16 connections ...');
   const t = await runTailBench({ ...(values.queries ? { queries: values.queries.split(',') } : {}), ...(values.variants ? { variants: values.variants.split(',') } : {}), rounds: 3, log: (l) => console.error(`  ${l}`) });
-  for (const [name, flags] of Object.entries(VARIANTS)) row(`variant \`${name}\``, `node ${flags.join(' ')}`, '');
-  row('variant `floor`', 'bench/floor-server.ts: node:http, 2 processes, each path answered with the bytes held in a Map', '');
+  const ran = new Set(t.flatMap((q) => q.runs.map((r) => r.variant)));
+  for (const [name, flags] of Object.entries(VARIANTS)) if (ran.has(name)) row(`variant \`${name}\``, `node ${flags.join(' ')}`, '');
+  if (ran.has('floor')) row('variant `floor`', 'bench/floor-server.ts: node:http, 2 processes, each path answered with the bytes held in a Map', '');
   for (const q of t) {
     const s = tailSummary(q);
     const now = s.find((x) => x.variant === 'now');
