@@ -3,8 +3,9 @@
  * the build's DuckDB databases as they are (the radar catalogue's denormalised `*_x` tables, the timeseries
  * tables), so that neither side has a join the other has not. Each table goes DuckDB → CSV (COPY TO, in the
  * table's stored order, which is the answer order) → PostgreSQL (server-side COPY FROM into a table created
- * in the same transaction, FREEZE: no hint-bit writes on first read). Then the indexes the served queries
- * need, and VACUUM ANALYZE.
+ * in the same transaction, FREEZE: no hint-bit writes on first read). All tables of a load and the indexes the
+ * served queries need are one transaction (with `wal_level=minimal`, nothing of it is written to the WAL: the
+ * files are synced at commit), then VACUUM ANALYZE.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,6 +56,8 @@ export async function loadFromDuckDB(opts: {
   const duck = await openDuckDB({ path: opts.duckPath, readOnly: true, threads: 2 });
   const conn = await duck.connect();
   const rows: Record<string, number> = {};
+  let t1 = 0;
+  await client.query('BEGIN');
   try {
     for (const table of tables) {
       const t = performance.now();
@@ -69,25 +72,27 @@ export async function loadFromDuckDB(opts: {
       // NULL is an empty field, an empty string a quoted one: what PostgreSQL's CSV format reads back
       await run(conn, `COPY (SELECT * FROM ${q(table)}) TO ${sqlString(csv)} (FORMAT csv, HEADER false)`);
       const exported = performance.now();
-      await client.query('BEGIN');
       await client.query(`DROP TABLE IF EXISTS ${q(table)}`);
       await client.query(`CREATE TABLE ${q(table)} (${defs.join(', ')})`);
       const r = await client.query(`COPY ${q(table)} FROM ${sqlString(csv)} WITH (FORMAT csv, FREEZE true)`);
-      await client.query('COMMIT');
       rmSync(csv, { force: true });
       rows[table] = r.rowCount ?? 0;
       log(`${table}: ${rows[table]} rows, export ${((exported - t) / 1000).toFixed(1)} s, COPY ${((performance.now() - exported) / 1000).toFixed(1)} s`);
     }
+    t1 = performance.now();
+    for (const sql of opts.indexSql) {
+      const t = performance.now();
+      await client.query(sql);
+      log(`${sql}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
   } finally {
     conn.closeSync();
     duck.closeSync();
     rmSync(csvDir, { recursive: true, force: true });
-  }
-  const t1 = performance.now();
-  for (const sql of opts.indexSql) {
-    const t = performance.now();
-    await client.query(sql);
-    log(`${sql}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const t2 = performance.now();
   for (const table of tables) await client.query(`VACUUM (ANALYZE) ${q(table)}`);

@@ -12,16 +12,26 @@ import { openDuckDB } from '../lib/duckdb.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
 import { plainWrite, readFiles } from './plain-write.ts';
+import { BUILD_CODE, cacheKey, stamp, stamped } from './lib/bench-cache.ts';
 import { endpointRss, median, percentile } from './stats.ts';
 
 export const WORK = join(import.meta.dirname, '.work');
 const ROOT = join(import.meta.dirname, '..');
 
+/** The code that writes the demo radar snapshots (the key of a generated one, with its inputs). */
+export const RADAR_GENERATOR_CODE = ['build-scripts/demo-snapshot.ts', 'build-scripts/demo', 'core/snapshot'];
+
+/**
+ * The demo radar snapshot of `days` days from `from` (seed 1) in bench/.work, generated again when missing or
+ * made by other generator code (bench/lib/bench-cache.ts).
+ */
 export async function radarSnapshot(from: string, days: number): Promise<string> {
   const dir = join(WORK, `radar-${from}-${days}d`);
-  if (!existsSync(join(dir, 'snapshot.json'))) {
+  const key = cacheKey({ from, days, seed: 1, apis: ['radarnet-mirror-v3'] }, RADAR_GENERATOR_CODE);
+  if (!stamped(dir, key)) {
     console.error(`generating a ${days}-day radar snapshot from ${from} ...`);
     await writeDemoSnapshot({ from, days, seed: 1, out: dir, apis: ['radarnet-mirror-v3'], log: () => {} });
+    stamp(dir, key);
   }
   return dir;
 }
@@ -66,8 +76,8 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
   return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p, phases: phaseMedians };
 }
 
-export async function startEndpointProcess(buildDir: string, port: number, workers = 1): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], {
+export async function startEndpointProcess(buildDir: string, port: number, workers = 1, nodeFlags: readonly string[] = ENDPOINT_NODE_FLAGS): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], {
     cwd: ROOT,
     env: { ...process.env, ...ENDPOINT_NODE_ENV },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -133,9 +143,12 @@ async function radarDbCurrent(out: string): Promise<boolean> {
  */
 export async function radarDbBuild(snapshot: () => Promise<string>, days: number, log?: (line: string) => void): Promise<string> {
   const out = join(WORK, `radar-db-${days}d`);
-  if (await radarDbCurrent(out)) return out;
+  // the snapshot of `days` days is the one radarSnapshot generates for them: keyed by its code and the build's
+  const key = cacheKey({ days, build: 'db-only' }, [...RADAR_GENERATOR_CODE, ...BUILD_CODE]);
+  if (stamped(out, key) && (await radarDbCurrent(out))) return out;
   log?.(`building the ${days}-day radar catalogue (database only) ...`);
   await build({ snapshot: await snapshot(), out, quiet: true, dbOnly: true });
+  stamp(out, key);
   return out;
 }
 

@@ -1,6 +1,8 @@
 /**
  * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,overload,soak] [--minutes 10] [--ram-disk]
  *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full)
+ *   [--queries files-day,near,...] (postgres, tail: the queries to run, by short name (bench/postgres.ts QUERY_IDS); all by default)
+ *   [--variants now,floor,...] (tail: the ways to run the endpoint compared, bench/tail.ts VARIANTS; all by default)
  * npm run soak (the 10-minute soak alone)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
@@ -23,13 +25,15 @@ import { median } from './stats.ts';
 import { runSiteBenchmarks } from './site.ts';
 import { runStaticVsNginx } from './static-vs-nginx.ts';
 import { indexSummary, runPostgresBench, SNAPCAT_WORKERS } from './postgres.ts';
+import { runTailBench, summary as tailSummary, VARIANTS } from './tail.ts';
+import { describeDiagnosis } from './lib/endpoint-diagnosis.ts';
 import { benchIncremental } from './incremental.ts';
 import { benchChanges } from './changes.ts';
 import { runCompressionBench } from './compression.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' } } });
+const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' }, queries: { type: 'string' }, variants: { type: 'string' } } });
 /** --ram-disk: the Astro comparison and the incremental builds write to /dev/shm, which takes the disk out of the rates. */
 const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';
@@ -220,9 +224,9 @@ if (want('overload')) {
 }
 if (want('postgres')) {
   console.error(`snapcat against PostgreSQL on the live queries (${scale === 'full' ? '30-year' : 'one-year'} radar catalogue, 100,000-station timeseries network) ...`);
-  const r = await runPostgresBench(scale, (l) => console.error(`  ${l}`));
+  const r = await runPostgresBench(scale, (l) => console.error(`  ${l}`), values.queries ? { queries: values.queries.split(',') } : {});
   const load = (l: typeof r.radarLoad) => `${l.seconds.toFixed(1)} s (${Object.values(l.rows).reduce((a, b) => a + b, 0).toLocaleString('en')} rows: CSV and COPY ${l.copySeconds.toFixed(1)} s, indexes ${l.indexSeconds.toFixed(1)} s, VACUUM ANALYZE ${l.analyzeSeconds.toFixed(1)} s)`;
-  row(`PostgreSQL: ${r.version}, ${r.settings}; pg-server (node:http, pg.Pool of ${r.pool}), JSON built in SQL`, `load from the build's DuckDB files: radar catalogue **${load(r.radarLoad)}**, timeseries ${load(r.timeseriesLoad)}; database ${r.pgDatabaseMb.toFixed(0)} MB (DuckDB: ${r.radarDuckMb.toFixed(0)} + ${r.timeseriesDuckMb.toFixed(0)} MB)`, '');
+  row(`PostgreSQL: ${r.version}, ${r.settings}; pg-server (node:http, pg.Pool of ${r.pool}), JSON built in SQL`, `${r.loadCached ? 'loaded by an earlier run (bench/.work/pg-bench, reused: same builds, same loading code), its figures: ' : ''}load from the build's DuckDB files: radar catalogue **${load(r.radarLoad)}**, timeseries ${load(r.timeseriesLoad)}; database ${r.pgDatabaseMb.toFixed(0)} MB (DuckDB: ${r.radarDuckMb.toFixed(0)} + ${r.timeseriesDuckMb.toFixed(0)} MB)`, '');
   row('PostgreSQL indexes', indexSummary(), '');
   row('snapcat endpoint', `\`npm run serve -- --workers ${SNAPCAT_WORKERS}\` (one process per core, one DuckDB thread each, 4 connections each)`, '');
   const side = (s: typeof r.queries[number]['snapcat']) =>
@@ -234,7 +238,7 @@ if (want('postgres')) {
       const lat = loaded ? sc.loadedMedianMs! / pg.loadedMedianMs! : sc.medianMs / pg.medianMs;
       const tail = loaded ? sc.loadedP99Ms! / pg.loadedP99Ms! : sc.p99Ms / pg.p99Ms;
       const busy = Math.max(sc.toolBusy ?? 0, pg.toolBusy ?? 0);
-      return `snapcat ${side(sc)}; PostgreSQL ${side(pg)}: ${loaded ? 'at 16 connections ' : 'one at a time '}median **×${lat.toFixed(2)}**, p99 **×${tail.toFixed(2)}**, throughput **×${(sc.rps / pg.rps).toFixed(2)}**${busy ? ` (wrk at most ${(busy * 100).toFixed(0)}% busy)` : ''}`;
+      return `snapcat ${side(sc)}; PostgreSQL ${side(pg)}: ${loaded ? 'at 16 connections ' : 'one at a time '}median **×${lat.toFixed(2)}**, p99 **×${tail.toFixed(2)}**, throughput **×${(sc.rps / pg.rps).toFixed(2)}**${busy ? ` (wrk at most ${(busy * 100).toFixed(0)}% busy)` : ''}${sc.why ? `; snapcat's own account of its load run: ${describeDiagnosis(sc.why)}` : ''}`;
     };
     row(
       `${q.name} (${Math.round(q.records).toLocaleString('en')} records, ${kb}; ${q.runs} sequential requests, then ${q.load}${q.again ? ', twice: snapcat first, then PostgreSQL first' : ''})`,
@@ -243,6 +247,23 @@ if (want('postgres')) {
     );
   }
   row('endpoint resident memory (supervisor and its 2 workers, `--max-semi-space-size=16 --max-old-space-size=1024`)', r.memory.map((m) => `${m.what}: idle ${m.idleMb.toFixed(0)} MB, after the queries ${m.afterMb.toFixed(0)} MB, peak ${m.peakMb.toFixed(0)} MB`).join('<br>'), '');
+}
+// snapcat's tail alone, variants of how node runs it against each other: only when named
+if (only?.includes('tail')) {
+  console.error('snapcat tail latency: endpoint variants against each other, 16 connections ...');
+  const t = await runTailBench({ ...(values.queries ? { queries: values.queries.split(',') } : {}), ...(values.variants ? { variants: values.variants.split(',') } : {}), rounds: 3, log: (l) => console.error(`  ${l}`) });
+  const ran = new Set(t.flatMap((q) => q.runs.map((r) => r.variant)));
+  for (const [name, flags] of Object.entries(VARIANTS)) if (ran.has(name)) row(`variant \`${name}\``, `node ${flags.join(' ')}`, '');
+  if (ran.has('floor')) row('variant `floor`', 'bench/floor-server.ts: node:http, 2 processes, each path answered with the bytes held in a Map', '');
+  for (const q of t) {
+    const s = tailSummary(q);
+    const now = s.find((x) => x.variant === 'now');
+    row(
+      `${q.name} (16 connections, 5 s (wrk), 3 rounds, median of the rounds)`,
+      s.map((x) => `${x.variant}: median ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(1)} ms${now && x !== now ? ` (**×${(x.p99Ms / now.p99Ms).toFixed(2)}** of now's)` : ''}, ${x.rps.toFixed(0)} req/s${Number.isNaN(x.gcOver10ms) ? '' : `, GC pauses over 10 ms ${x.gcOver10ms}, event-loop delay max ${x.loopMaxMs.toFixed(0)} ms`}`).join('<br>'),
+      '',
+    );
+  }
 }
 // the soak takes minutes: only when named (npm run soak)
 if (only?.includes('soak')) {
@@ -259,7 +280,7 @@ if (only?.includes('soak')) {
   row('soak: endpoint resident memory after warm-up → at the end', `${r.rssStartMb.toFixed(0)} → ${r.rssEndMb.toFixed(0)} MB: **${(r.rssGrowth * 100).toFixed(1)}%**`, '≤ 10% growth');
 }
 
-const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}`;
+const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}${values.queries ? ` --queries ${values.queries}` : ''}${values.variants ? ` --variants ${values.variants}` : ''}`;
 const report = [
   `## ${command}`,
   '',

@@ -11,13 +11,14 @@
  *   in-process (filter, sort by label, JSON);
  * - opening the build (the endpoint's start: catalogue load and station index).
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { Agent, get as httpGet } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { build } from '../build-scripts/build.ts';
+import { BUILD_CODE, cacheKey, stamp, stamped, STAMP_FILE } from './lib/bench-cache.ts';
 import { writeTable, type Row } from '../build-scripts/demo/timeseries/write.ts';
 import { MANIFEST_FILE, SNAPSHOT_FORMAT_VERSION } from '../core/snapshot/table-schema.ts';
 import { TIMESERIES_TABLES } from '../core/snapshot/timeseries-tables.ts';
@@ -127,18 +128,22 @@ export const TIMESERIES_BENCH_DIR = resolve(join(fileURLToPath(new URL('..', imp
 
 /**
  * The bench network (`stations` stations, a year of 10-minute values) written and built into `dir`, unless
- * `reuse` and a build of as many stations is there. Returns the build folder, and the build's seconds when it built.
+ * `reuse` and a build of the same inputs by the same code is there (bench/lib/bench-cache.ts: the key covers the
+ * station count, `dbOnly`, this file's generator and the build's code). `dbOnly`: the database alone, no static
+ * tree nor charts (what the live queries read). Returns the build folder, and the build's seconds when it built.
  */
-export async function timeseriesBenchBuild(opts: { stations: number; dir?: string; reuse: boolean; log: (line: string) => void }): Promise<{ dist: string; buildSeconds?: number }> {
+export async function timeseriesBenchBuild(opts: { stations: number; dir?: string; reuse: boolean; dbOnly?: boolean; log: (line: string) => void }): Promise<{ dist: string; buildSeconds?: number }> {
   const dir = resolve(opts.dir ?? TIMESERIES_BENCH_DIR);
   const dist = join(dir, 'dist');
-  const built = await readFile(join(dist, 'build.json'), 'utf8').catch(() => '');
+  const key = cacheKey({ stations: opts.stations, seed: 1, dbOnly: opts.dbOnly ?? false }, ['bench/timeseries-api.ts', ...BUILD_CODE]);
   // a build without a series file of this format is made again
-  if (opts.reuse && built.includes(`"bench-${opts.stations}-stations"`) && seriesFileCurrent(join(dist, 'data'))) return { dist };
-  opts.log(`timeseries bench: writing a snapshot with ${opts.stations} stations and ${YEAR_POINTS} values of a year, and building it`);
+  if (opts.reuse && stamped(dir, key) && seriesFileCurrent(join(dist, 'data'))) return { dist };
+  opts.log(`timeseries bench: writing a snapshot with ${opts.stations} stations and ${YEAR_POINTS} values of a year, and building it${opts.dbOnly ? ' (database only)' : ''}`);
+  await rm(join(dir, STAMP_FILE), { force: true });
   await writeSnapshot(join(dir, 'snapshot'), opts.stations);
   const t = performance.now();
-  await build({ snapshot: join(dir, 'snapshot'), out: dist, quiet: true });
+  await build({ snapshot: join(dir, 'snapshot'), out: dist, quiet: true, dbOnly: opts.dbOnly ?? false });
+  stamp(dir, key);
   return { dist, buildSeconds: (performance.now() - t) / 1000 };
 }
 

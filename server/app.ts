@@ -132,9 +132,9 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
   const own = options.renderer === undefined;
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
   const spooler = options.spooler ?? new Spooler();
-  const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer, spooler });
   // recent answers from memory (answer-cache.ts); never while every answer must come from a query
   const answers = options.liveOnly || options.answerCache === false ? undefined : new AnswerCache();
+  const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer, spooler, answers: () => answers });
   if (cluster.isWorker) reportToCluster(metrics.registry);
   const server = createServer((req, res) => {
     metrics.observe(req, res);

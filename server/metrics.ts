@@ -6,6 +6,7 @@
  *   each waited, how many had to queue, how many were refused (503), and how many are running and waiting now
  *   (the render queue is `gate="render"`);
  * - spools (lib/spool.ts): streamed answers waiting for their clients, in memory and spilled to files;
+ * - the answers held in memory (answer-cache.ts): requests answered from them and requests that were not;
  * - the build served: its name and `taken_at` as labels, and its age, since the snapshot was taken and since
  *   the build was made;
  * - prom-client's default process metrics (resident memory, heap, CPU, event loop lag, open handles).
@@ -33,6 +34,8 @@ export interface MetricsSources {
   renderer: ChartRenderer;
   /** Where streamed answers wait for their clients (none: the spool metrics stay 0). */
   spooler?: Spooler;
+  /** The answers held in memory, if any (their lookups: none, the counters stay 0). */
+  answers?: () => { hits: number; misses: number } | undefined;
 }
 
 export class EndpointMetrics {
@@ -77,6 +80,22 @@ export class EndpointMetrics {
         for (const gate of GATES) this.set({ gate }, load(gate).busy);
       },
     });
+    // a counter read from the cache's own tallies at each scrape
+    const lookups = (which: 'hits' | 'misses', name: string, help: string) => {
+      let seen = 0;
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          const now = sources.answers?.()?.[which] ?? 0;
+          this.inc(Math.max(0, now - seen));
+          seen = Math.max(seen, now);
+        },
+      });
+    };
+    lookups('hits', 'snapcat_answer_cache_hits_total', 'GET and HEAD requests answered from the answers held in memory');
+    lookups('misses', 'snapcat_answer_cache_misses_total', 'GET and HEAD requests looked up in the answers held in memory and not found there');
     const spool = () => sources.spooler?.load ?? { open: 0, files: 0, memoryBytes: 0, diskBytes: 0, spilledBytes: 0 };
     new Gauge({
       name: 'snapcat_spool_answers',

@@ -12,6 +12,9 @@
  *   near the cap; raise it for very large timeseries catalogues (their metadata is held in memory).
  * - `--expose-gc`: the endpoint collects the young garbage of streamed answers every 4 MB (young-garbage.ts):
  *   a DuckDB chunk's native memory is freed only when V8 collects its small JS wrapper.
+ * Tried against these for the tail (issue 18, `npm run bench -- --only tail`, docs/scale-out.md "Where the tail
+ * latency comes from"): `--single-threaded-gc`, `--min-semi-space-size=16`, 64 MB semi-spaces; none gave a better
+ * p99 at 16 connections (a scavenge costs about 0.5 ms of CPU here; the tail is elsewhere).
  */
 export const ENDPOINT_NODE_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=1024', '--expose-gc'];
 

@@ -103,21 +103,24 @@ function postgresUser(): { uid: number; gid: number } | undefined {
 
 /**
  * initdb into `<folder>/data` (the folder is emptied first) and start postgres on the socket `<folder>` and
- * `port`; resolves when it accepts connections, with a database `database` created.
+ * `port`; resolves when it accepts connections, with a database `database` created. `reuse`: a data directory
+ * already in the folder (a cluster an earlier run stopped with `stop({ keep: true })`) is started as it is.
  */
-export async function startPostgres(opts: { bin: PostgresBinaries; folder: string; port: number; database?: string; settings?: Record<string, string> }): Promise<RunningPostgres> {
+export async function startPostgres(opts: { bin: PostgresBinaries; folder: string; port: number; database?: string; settings?: Record<string, string>; reuse?: boolean }): Promise<RunningPostgres> {
   const { bin, folder, port } = opts;
   const database = opts.database ?? 'bench';
   const owner = postgresUser();
-  rmSync(folder, { recursive: true, force: true });
-  mkdirSync(folder, { recursive: true, mode: 0o755 });
-  if (owner) chownSync(folder, owner.uid, owner.gid);
   // as the postgres user when root: PostgreSQL refuses to run as root
   const as = (cmd: string, args: string[]): [string, string[]] => (owner ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
   const dataDir = join(folder, 'data');
-  const [icmd, iargs] = as(join(bin.bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
-  const init = spawnSync(icmd, iargs, { encoding: 'utf8', cwd: '/' });
-  if (init.status !== 0) throw new Error(`initdb failed (${init.status}):\n${init.stderr}\n${init.stdout}`);
+  if (!(opts.reuse && existsSync(join(dataDir, 'PG_VERSION')))) {
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true, mode: 0o755 });
+    if (owner) chownSync(folder, owner.uid, owner.gid);
+    const [icmd, iargs] = as(join(bin.bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
+    const init = spawnSync(icmd, iargs, { encoding: 'utf8', cwd: '/' });
+    if (init.status !== 0) throw new Error(`initdb failed (${init.status}):\n${init.stderr}\n${init.stdout}`);
+  }
   const settings = { ...BENCH_SETTINGS, ...opts.settings, listen_addresses: '', unix_socket_directories: folder, port: String(port) };
   const [pcmd, pargs] = as(join(bin.bin, 'postgres'), ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])]);
   const child = spawn(pcmd, pargs, { stdio: ['ignore', 'ignore', 'pipe'], cwd: '/' });

@@ -90,21 +90,25 @@ describe('/metrics', () => {
         ['/no/such/other/page', 404],
       ];
       for (const [path, status] of asked) expect((await get(s.url, path)).status, path).toBe(status);
+      // asked again: answered from the answers held in memory (answer-cache.ts), the one hit
+      expect((await get(s.url, `${R}/radars`)).status).toBe(200);
       const r = await get(s.url, '/metrics');
       expect(r.status).toBe(200);
       expect(r.type).toBe('text/plain; version=0.0.4; charset=utf-8');
       expect(r.headers.get('cache-control')).toBe('no-store');
       const t = r.text;
       const count = (family: string, status: string) => sampleValue(t, 'snapcat_http_requests_total', { family, status });
-      expect(count('radar', '200')).toBe(3);
+      expect(count('radar', '200')).toBe(4);
+      expect(sampleValue(t, 'snapcat_answer_cache_hits_total')).toBe(1);
+      expect(sampleValue(t, 'snapcat_answer_cache_misses_total')).toBe(asked.length);
       expect(count('radar', '400')).toBe(1);
       expect(count('radar', '404')).toBe(1);
       expect(count('site', '200')).toBe(1);
       expect(count('site', '404')).toBe(2);
       // no raw path in any label: the families are all there is
       expect(t).not.toMatch(/no-such|no\/such/);
-      expect(sampleValue(t, 'snapcat_http_request_duration_seconds_count', { family: 'radar' })).toBe(5);
-      expect(sampleValue(t, 'snapcat_http_request_duration_seconds_bucket', { family: 'radar', le: '+Inf' })).toBe(5);
+      expect(sampleValue(t, 'snapcat_http_request_duration_seconds_count', { family: 'radar' })).toBe(6);
+      expect(sampleValue(t, 'snapcat_http_request_duration_seconds_bucket', { family: 'radar', le: '+Inf' })).toBe(6);
       expect(sampleValue(t, 'snapcat_http_request_duration_seconds_sum', { family: 'site' })).toBeGreaterThan(0);
       // the two live file queries borrowed a DuckDB connection each (at least: the build's own reads are not requests)
       expect(sampleValue(t, 'snapcat_admission_wait_seconds_count', { gate: 'duckdb' })).toBeGreaterThanOrEqual(2);
