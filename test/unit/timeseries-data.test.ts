@@ -131,6 +131,30 @@ describe('answers', () => {
     expect((await answer({ format: 'flot', expanded: true, span: { start: 0, end: 500 } })).ts_aerzen_level).toEqual({ values: [], referenceValues: { ref_aerzen_ms1: { values: [] } }, valueAfterTimespan: [1000, 4] });
   });
 
+  test('POST: the series are read at once, and the answer keeps the order they were named in', async () => {
+    // a source whose reads finish in the reverse order they were asked for, counting how many are in flight
+    let inFlight = 0;
+    let most = 0;
+    const order: number[] = [];
+    const slow: SeriesSource = {
+      ...source,
+      async read(s, span) {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 5 * (4 - s.sid)));
+        order.push(s.sid);
+        inFlight--;
+        return source.read(s, span);
+      },
+    };
+    const ids = [0, 1, 2, 3].map((k) => cat.timeseries[k]!.id);
+    const x = JSON.parse(text(await answerData(cat, slow, request({ series: [0, 1, 2, 3], mode: 'multiple' }))));
+    expect(most).toBe(4);
+    expect(order).toEqual([3, 2, 1, 0]);
+    expect(Object.keys(x.allTimeseries)).toEqual(ids);
+    expect(x.allTimeseries[ids[0]!]).toEqual(await answer({}));
+  });
+
   test('force_latest_values: a span without values answers the last value before it', async () => {
     expect((await answer({ span: { start: 9500, end: 20_000 } })).values).toEqual([]);
     expect((await answer({ span: { start: 9500, end: 20_000 }, forceLatestValues: true })).values).toEqual([{ timestamp: 9000, value: 6 }]);
