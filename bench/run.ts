@@ -262,6 +262,7 @@ if (only?.includes('timeseries-scale')) {
     const before = b && r.baseline ? `<br>before (${r.baseline.sha}, the requests taking turns with this one's): median ${b.medianMs.toFixed(1)} ms, p99 ${b.p99Ms.toFixed(1)} ms; ${size(b.bytes)}: now **×${(q.medianMs / b.medianMs).toFixed(2)}** the median` : '';
     row(`${what}, ${q.coding === 'identity' ? 'uncompressed' : 'as a browser asks (zstd)'}, ${q.runs} runs one at a time`, `median **${q.medianMs.toFixed(1)} ms**, p99 ${q.p99Ms.toFixed(1)} ms; ${size(q.bytes)}${before}`, q.coding === 'identity' ? target[q.name] ?? '' : '');
   }
+  for (const [query, f] of Object.entries(r.stages)) row(`where the time goes, ${query}: each stage alone in the bench's process (this checkout), median ms`, Object.entries(f).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', '), '');
   row('endpoint resident memory (supervisor and worker), before the first request → after the last', `${r.rssStartMb.toFixed(0)} → **${r.rssEndMb.toFixed(0)} MB** (the pairs file stays on disk and in the page cache)${r.baseline ? `; before (${r.baseline.sha}): ${r.baseline.rssStartMb.toFixed(0)} → ${r.baseline.rssEndMb.toFixed(0)} MB` : ''}`, 'flat');
 }
 // the soak takes minutes: only when named (npm run soak)

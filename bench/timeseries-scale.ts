@@ -15,8 +15,10 @@
  *    each `runs` times (cycling over the series), ending at the build's last observation, first without
  *    compression (`Accept-Encoding: identity`), then as a browser asks (`Accept-Encoding: gzip, deflate, br,
  *    zstd`: zstd): the compressed bytes are counted, not decoded (a browser decodes in its own process).
- *    Median and p99 of request to last byte; the endpoint's resident memory (supervisor and worker) before
- *    the first request and after the last.
+ *    Each request is asked once before the timed runs (the page cache then holds what they read, as it does on
+ *    a server that has been answering: the issue's "stays on disk and in the page cache"). Median and p99 of
+ *    request to last byte; the endpoint's resident memory (supervisor and worker) before the first request and
+ *    after the last.
  * With `--baseline REF` the endpoint of git revision REF (bench/.work/baseline-<sha>, a `git archive` of it) runs
  * beside this one over the same build, the two taking turns request by request: before and after in one run.
  */
@@ -26,8 +28,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { MANIFEST_FILE } from '../core/snapshot/table-schema.ts';
+import { constants, zstdCompressSync } from 'node:zlib';
+import { answerData, dataOf } from '../core/timeseries/data.ts';
+import { dataBody } from '../core/timeseries/data-body.ts';
+import { readGetData, readPostData } from '../core/timeseries/data-request.ts';
+import { generalize } from '../core/timeseries/generalize.ts';
 import { openDuckDB } from '../lib/duckdb.ts';
-import { seriesFileCurrent } from '../lib/series-file.ts';
+import { LEVELS } from '../server/compression.ts';
+import { openServedBuild } from '../server/served-build.ts';
+import { fileSeriesSource, readSpan, seriesFileCurrent } from '../lib/series-file.ts';
 import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
 import { endpointRss, median, percentile, treeRssMb } from './stats.ts';
 
@@ -163,6 +172,60 @@ async function startEndpoint(build: string, root = ROOT): Promise<{ child: Child
 
 type Coding = 'identity' | 'zstd';
 
+export interface StageFigures {
+  /** Median ms per stage, by query: the read of the series file (index lookup, positioned read, split into
+   * times and values), generalization, the JSON bytes, and zstd level 1 of them on the event loop. */
+  [query: string]: Record<string, number>;
+}
+
+/**
+ * Where a query's time goes, in this process over the same build (this checkout's code): each stage alone,
+ * `runs` times after a warm pass, medians.
+ */
+async function stageTimes(build: string, ids: string[], lastT: number, runs: number): Promise<StageFigures> {
+  const opened = await openServedBuild(build);
+  try {
+    const ts = opened.timeseries!;
+    const cat = ts.catalogue;
+    const src = fileSeriesSource(ts.series);
+    const end = new Date(lastT).toISOString().slice(0, 19) + 'Z';
+    const zstd = (b: Uint8Array) => zstdCompressSync(b, { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } });
+    const timeIt = async (f: () => unknown) => {
+      for (let i = 0; i < 3; i++) await f();
+      const ms: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        await f();
+        ms.push(performance.now() - t0);
+      }
+      return median(ms);
+    };
+    const out: StageFigures = {};
+    const k = cat.ids.timeseries.get(ids[0]!)!;
+    for (const [name, q] of [['one year', `timespan=P1Y/${end}`], ['ten years, generalize=true', `timespan=P10Y/${end}&generalize=true`]] as const) {
+      const { request } = readGetData(new URLSearchParams(q), cat, k);
+      const s = cat.timeseries[k]!;
+      const points = await readSpan(ts.series, s, request.span);
+      const f: Record<string, number> = { read: await timeIt(() => readSpan(ts.series, s, request.span)) };
+      if (request.generalize) f['generalize'] = await timeIt(() => generalize(points, request.generalize!));
+      const data = await dataOf(cat, src, request);
+      f['JSON'] = await timeIt(() => dataBody(data, request));
+      f['zstd'] = await timeIt(() => zstd(dataBody(data, request))) - f['JSON']!;
+      f['all but zstd (answerData)'] = await timeIt(() => answerData(cat, src, request));
+      out[name] = f;
+    }
+    const post = readPostData({ timespan: `P7D/${end}`, timeseries: ids.slice(0, 100) }, new URLSearchParams(), cat, ts.profile);
+    const data = await dataOf(cat, src, post);
+    const f: Record<string, number> = { 'read (100 series)': await timeIt(() => dataOf(cat, src, post)), JSON: await timeIt(() => dataBody(data, post)) };
+    f['zstd'] = (await timeIt(() => zstd(dataBody(data, post)))) - f['JSON']!;
+    f['all but zstd (answerData)'] = await timeIt(() => answerData(cat, src, post));
+    out['POST one week of 100 series'] = f;
+    return out;
+  } finally {
+    opened.close();
+  }
+}
+
 /** One request at a time over a keep-alive connection: ms from the request to its last byte, and the bytes. */
 function client(url: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -197,7 +260,7 @@ export interface ScaleRun extends ScaleOptions {
   baseline?: string;
 }
 
-export async function runTimeseriesScaleBench(o: ScaleRun): Promise<ScaleFigures & { baseline?: { sha: string; queries: QueryFigure[]; rssStartMb: number; rssEndMb: number } }> {
+export async function runTimeseriesScaleBench(o: ScaleRun): Promise<ScaleFigures & { stages: StageFigures; baseline?: { sha: string; queries: QueryFigure[]; rssStartMb: number; rssEndMb: number } }> {
   const b = await scaleBuild(o);
   const inst = await openDuckDB({ path: join(b.dir, 'data/timeseries-v1.duckdb'), readOnly: true });
   const c = await inst.connect();
@@ -208,35 +271,38 @@ export async function runTimeseriesScaleBench(o: ScaleRun): Promise<ScaleFigures
   c.closeSync();
   inst.closeSync();
   const name = (JSON.parse(readFileSync(join(b.dir, 'build.json'), 'utf8')) as { snapshot: { name: string } }).snapshot.name;
-  const end = new Date(lastT).toISOString().slice(0, 19) + 'Z';
   const base = o.baseline ? baselineRoot(o.baseline) : undefined;
   const sides = [{ label: 'this', ...(await startEndpoint(b.dir)) }];
   try {
     if (base) sides.push({ label: base.sha, ...(await startEndpoint(b.dir, base.root)) });
     const clients = sides.map((sd) => client(sd.url));
-    const year = (id: string) => `/api/v1/timeseries/${id}/getData?timespan=${encodeURIComponent(`P1Y/${end}`)}`;
-    const tenYears = (id: string) => `/api/v1/timeseries/${id}/getData?timespan=${encodeURIComponent(`P10Y/${end}`)}&generalize=true`;
-    const week = JSON.stringify({ timespan: `P7D/${end}`, timeseries: ids.slice(0, 100) });
+    // run i ends i × 10 minutes before the last observation (the warm pass, run -1, at it): every timed GET is a
+    // new URL, which the endpoint's answer cache (server/answer-cache.ts, answers up to 1 MB) has not seen
+    const endOf = (i: number) => new Date(lastT - (i + 1) * 600_000).toISOString().slice(0, 19) + 'Z';
+    const year = (id: string, i: number) => `/api/v1/timeseries/${id}/getData?timespan=${encodeURIComponent(`P1Y/${endOf(i)}`)}`;
+    const tenYears = (id: string, i: number) => `/api/v1/timeseries/${id}/getData?timespan=${encodeURIComponent(`P10Y/${endOf(i)}`)}&generalize=true`;
+    const week = (i: number) => JSON.stringify({ timespan: `P7D/${endOf(i)}`, timeseries: ids.slice(0, 100) });
     const count = async (path: string) => ((await (await fetch(`${sides[0]!.url}${path}`)).json()) as { values: unknown[] }).values.length;
-    const yearPoints = await count(year(ids[0]!));
-    const tenYearPoints = await count(`/api/v1/timeseries/${ids[0]!}/getData?timespan=${encodeURIComponent(`P10Y/${end}`)}`);
+    const yearPoints = await count(year(ids[0]!, -1));
+    const tenYearPoints = await count(`/api/v1/timeseries/${ids[0]!}/getData?timespan=${encodeURIComponent(`P10Y/${endOf(-1)}`)}`);
     const rssStart = sides.map((sd) => endpointRss(sd.child.pid!).rssMb);
     const queries: QueryFigure[][] = sides.map(() => []);
     const sixty = ids.slice(0, 60);
     for (const coding of ['identity', 'zstd'] as const) {
       for (const [qname, f] of [
-        ['getData of one year', (ask: ReturnType<typeof client>['ask'], i: number) => ask('GET', year(sixty[i % sixty.length]!), coding)],
-        ['getData of ten years, generalize=true', (ask: ReturnType<typeof client>['ask'], i: number) => ask('GET', tenYears(sixty[i % sixty.length]!), coding)],
-        ['POST getData of one week of 100 series', (ask: ReturnType<typeof client>['ask'], _i: number) => ask('POST', '/api/v1/timeseries/getData', coding, week)],
+        ['getData of one year', (ask: ReturnType<typeof client>['ask'], i: number, run: number) => ask('GET', year(sixty[i % sixty.length]!, run), coding)],
+        ['getData of ten years, generalize=true', (ask: ReturnType<typeof client>['ask'], i: number, run: number) => ask('GET', tenYears(sixty[i % sixty.length]!, run), coding)],
+        ['POST getData of one week of 100 series', (ask: ReturnType<typeof client>['ask'], _i: number, run: number) => ask('POST', '/api/v1/timeseries/getData', coding, week(run))],
       ] as const) {
-        // warm: the page cache and the endpoints' code; then the sides take turns, request by request
-        for (let i = 0; i < 3; i++) for (const cl of clients) await f(cl.ask, i);
+        // warm: every request of the run once on each side (the page cache holds the series' pairs: ten years of
+        // 60 series are 500 MB read from disk the first time), then the sides take turns, request by request
+        for (let i = 0; i < Math.min(o.runs, sixty.length); i++) for (const cl of clients) await f(cl.ask, i, -1);
         const ms: number[][] = sides.map(() => []);
         const bytes: number[] = sides.map(() => 0);
         for (let i = 0; i < o.runs; i++) {
           for (let k = 0; k < clients.length; k++) {
             const side = (i + k) % clients.length; // who goes first alternates
-            const r = await f(clients[side]!.ask, i);
+            const r = await f(clients[side]!.ask, i, coding === 'identity' ? i : o.runs + i);
             ms[side]!.push(r.ms);
             bytes[side] = r.bytes;
           }
@@ -250,6 +316,9 @@ export async function runTimeseriesScaleBench(o: ScaleRun): Promise<ScaleFigures
     }
     const rssEnd = sides.map((sd) => endpointRss(sd.child.pid!).rssMb);
     for (const cl of clients) cl.close();
+    o.log('  stages, in process ...');
+    const stages = await stageTimes(b.dir, ids, lastT, Math.min(o.runs, 30));
+    o.log(`  ${JSON.stringify(stages, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(2)) : v))}`);
     return {
       snapshotName: name,
       observations,
@@ -260,6 +329,7 @@ export async function runTimeseriesScaleBench(o: ScaleRun): Promise<ScaleFigures
       yearPoints,
       tenYearPoints,
       queries: queries[0]!,
+      stages,
       rssStartMb: rssStart[0]!,
       rssEndMb: rssEnd[0]!,
       ...(base ? { baseline: { sha: base.sha, queries: queries[1]!, rssStartMb: rssStart[1]!, rssEndMb: rssEnd[1]! } } : {}),
