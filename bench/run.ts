@@ -259,10 +259,10 @@ if (only?.includes('timeseries-scale')) {
   for (const q of r.queries) {
     const what = q.name === 'getData of one year' ? `${q.name} (${r.yearPoints.toLocaleString('en')} values), 60 series` : q.name.startsWith('getData of ten') ? `${q.name} (${r.tenYearPoints.toLocaleString('en')} values read, the generalized answer's bytes), 60 series` : q.name;
     const b = r.baseline?.queries.find((x) => x.name === q.name && x.coding === q.coding);
-    const before = b && r.baseline ? `<br>before (${r.baseline.sha}, the requests taking turns with this one's): median ${b.medianMs.toFixed(1)} ms, p99 ${b.p99Ms.toFixed(1)} ms; ${size(b.bytes)}: now **×${(q.medianMs / b.medianMs).toFixed(2)}** the median` : '';
-    row(`${what}, ${q.coding === 'identity' ? 'uncompressed' : 'as a browser asks (zstd)'}, ${q.runs} runs one at a time`, `median **${q.medianMs.toFixed(1)} ms**, p99 ${q.p99Ms.toFixed(1)} ms; ${size(q.bytes)}${before}`, q.coding === 'identity' ? target[q.name] ?? '' : '');
+    const before = b && r.baseline ? `<br>before (${r.baseline.sha}, the requests taking turns with this one's): median ${b.medianMs.toFixed(1)} ms, p99 ${b.p99Ms.toFixed(1)} ms, endpoint CPU ${b.cpuMs.toFixed(1)} ms a request: now **×${(q.medianMs / b.medianMs).toFixed(2)}** the median, **×${(q.cpuMs / b.cpuMs).toFixed(2)}** the CPU` : '';
+    row(`${what}, ${q.coding === 'identity' ? 'uncompressed' : 'as a browser asks (zstd)'}, ${q.runs} runs one at a time`, `median **${q.medianMs.toFixed(1)} ms**, p99 ${q.p99Ms.toFixed(1)} ms, endpoint CPU **${q.cpuMs.toFixed(1)} ms** a request; ${size(q.bytes)}${before}`, q.coding === 'identity' ? target[q.name] ?? '' : '');
   }
-  for (const [query, f] of Object.entries(r.stages)) row(`where the time goes, ${query}: each stage alone in the bench's process (this checkout), median ms`, Object.entries(f).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', '), '');
+  for (const [query, f] of Object.entries(r.stages)) row(`where the time goes, ${query}: each stage alone in the bench's process (this checkout), CPU ms a run`, Object.entries(f).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', '), '');
   row('endpoint resident memory (supervisor and worker), before the first request → after the last', `${r.rssStartMb.toFixed(0)} → **${r.rssEndMb.toFixed(0)} MB** (the pairs file stays on disk and in the page cache)${r.baseline ? `; before (${r.baseline.sha}): ${r.baseline.rssStartMb.toFixed(0)} → ${r.baseline.rssEndMb.toFixed(0)} MB` : ''}`, 'flat');
 }
 // the soak takes minutes: only when named (npm run soak)

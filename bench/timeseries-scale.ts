@@ -38,7 +38,7 @@ import { LEVELS } from '../server/compression.ts';
 import { openServedBuild } from '../server/served-build.ts';
 import { fileSeriesSource, readSpan, seriesFileCurrent } from '../lib/series-file.ts';
 import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
-import { endpointRss, median, percentile, treeRssMb } from './stats.ts';
+import { childrenOf, endpointRss, median, percentile, treeRssMb } from './stats.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const WORK = join(import.meta.dirname, '.work');
@@ -55,6 +55,8 @@ export interface ScaleOptions {
 
 export interface QueryFigure {
   name: string;
+  /** CPU ms the endpoint (supervisor and worker, user and system) spent per request of the timed runs. */
+  cpuMs: number;
   coding: 'identity' | 'zstd';
   medianMs: number;
   p99Ms: number;
@@ -152,6 +154,19 @@ export function baselineRoot(ref: string): { root: string; sha: string } {
   return { root, sha };
 }
 
+/** CPU ms (user and system) a process and its children have used, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const ticks = (p: number) => {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
+    } catch {
+      return 0;
+    }
+  };
+  return (ticks(pid) + childrenOf(pid).reduce((s, c) => s + ticks(c), 0)) * 10;
+}
+
 async function startEndpoint(build: string, root = ROOT): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', build, '--port', '0', '--workers', '1'], {
     cwd: root,
@@ -173,14 +188,14 @@ async function startEndpoint(build: string, root = ROOT): Promise<{ child: Child
 type Coding = 'identity' | 'zstd';
 
 export interface StageFigures {
-  /** Median ms per stage, by query: the read of the series file (index lookup, positioned read, split into
-   * times and values), generalization, the JSON bytes, and zstd level 1 of them on the event loop. */
+  /** CPU ms per run of each stage, by query: the read of the series file (index lookup, positioned read, split
+   * into times and values), generalization, the JSON bytes, and zstd level 1 of them on the event loop. */
   [query: string]: Record<string, number>;
 }
 
 /**
  * Where a query's time goes, in this process over the same build (this checkout's code): each stage alone,
- * `runs` times after a warm pass, medians.
+ * `runs` times after a warm pass, CPU ms per run.
  */
 async function stageTimes(build: string, ids: string[], lastT: number, runs: number): Promise<StageFigures> {
   const opened = await openServedBuild(build);
@@ -190,15 +205,14 @@ async function stageTimes(build: string, ids: string[], lastT: number, runs: num
     const src = fileSeriesSource(ts.series);
     const end = new Date(lastT).toISOString().slice(0, 19) + 'Z';
     const zstd = (b: Uint8Array) => zstdCompressSync(b, { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } });
+    // CPU ms per run (process.cpuUsage: user and system time of every thread of this process), which a loaded
+    // machine inflates far less than the wall time (a process there waits for a core most of the time)
     const timeIt = async (f: () => unknown) => {
       for (let i = 0; i < 3; i++) await f();
-      const ms: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        const t0 = performance.now();
-        await f();
-        ms.push(performance.now() - t0);
-      }
-      return median(ms);
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < runs; i++) await f();
+      const c = process.cpuUsage(c0);
+      return (c.user + c.system) / 1000 / runs;
     };
     const out: StageFigures = {};
     const k = cat.ids.timeseries.get(ids[0]!)!;
@@ -299,6 +313,7 @@ export async function runTimeseriesScaleBench(o: ScaleRun): Promise<ScaleFigures
         for (let i = 0; i < Math.min(o.runs, sixty.length); i++) for (const cl of clients) await f(cl.ask, i, -1);
         const ms: number[][] = sides.map(() => []);
         const bytes: number[] = sides.map(() => 0);
+        const cpu0 = sides.map((sd) => cpuMsOf(sd.child.pid!));
         for (let i = 0; i < o.runs; i++) {
           for (let k = 0; k < clients.length; k++) {
             const side = (i + k) % clients.length; // who goes first alternates
@@ -308,8 +323,9 @@ export async function runTimeseriesScaleBench(o: ScaleRun): Promise<ScaleFigures
           }
         }
         sides.forEach((sd, k) => {
-          const q = { name: qname, coding, medianMs: median(ms[k]!), p99Ms: percentile(ms[k]!, 99), bytes: bytes[k]!, runs: o.runs };
-          o.log(`  ${sd.label}: ${qname} (${coding}): median ${q.medianMs.toFixed(1)} ms, p99 ${q.p99Ms.toFixed(1)} ms, ${q.bytes} bytes`);
+          const cpuMs = (cpuMsOf(sd.child.pid!) - cpu0[k]!) / o.runs;
+          const q = { name: qname, coding, cpuMs, medianMs: median(ms[k]!), p99Ms: percentile(ms[k]!, 99), bytes: bytes[k]!, runs: o.runs };
+          o.log(`  ${sd.label}: ${qname} (${coding}): median ${q.medianMs.toFixed(1)} ms, p99 ${q.p99Ms.toFixed(1)} ms, endpoint CPU ${cpuMs.toFixed(1)} ms a request, ${q.bytes} bytes`);
           queries[k]!.push(q);
         });
       }
