@@ -297,9 +297,9 @@ export async function runTimeseriesScaleBench(o: ScaleRun): Promise<ScaleFigures
     const tenYears = (id: string, i: number) => `/api/v1/timeseries/${id}/getData?timespan=${encodeURIComponent(`P10Y/${endOf(i)}`)}&generalize=true`;
     const week = (i: number) => JSON.stringify({ timespan: `P7D/${endOf(i)}`, timeseries: ids.slice(0, 100) });
     const count = async (path: string) => ((await (await fetch(`${sides[0]!.url}${path}`)).json()) as { values: unknown[] }).values.length;
+    const rssStart = sides.map((sd) => endpointRss(sd.child.pid!).rssMb);
     const yearPoints = await count(year(ids[0]!, -1));
     const tenYearPoints = await count(`/api/v1/timeseries/${ids[0]!}/getData?timespan=${encodeURIComponent(`P10Y/${endOf(-1)}`)}`);
-    const rssStart = sides.map((sd) => endpointRss(sd.child.pid!).rssMb);
     const queries: QueryFigure[][] = sides.map(() => []);
     const sixty = ids.slice(0, 60);
     for (const coding of ['identity', 'zstd'] as const) {
