@@ -4,13 +4,15 @@
  *   [--queries files-day,near,...] (postgres, tail: the queries to run, by short name (bench/postgres.ts QUERY_IDS); all by default)
  *   [--variants now,floor,...] (tail: the ways to run the endpoint compared, bench/tail.ts VARIANTS; all by default)
  * npm run soak (the 10-minute soak alone)
+ * npm run bench -- --only timeseries-scale [--series-factor 1] [--days 3700] [--ts-from 2016-01-01] [--runs 90] [--baseline main]
+ *   (issue 23's answer times over a scaled timeseries snapshot, generated and built once into bench/.work)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
  * machine, the command and the date. small: a 7-day catalogue for the build, one year for the queries.
  * full: the 30-year catalogue (generated once into bench/.work, a few minutes).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchQueries, benchStaticBuild, radarDbBuild, radarSnapshot } from './radar.ts';
@@ -30,10 +32,11 @@ import { describeDiagnosis } from './lib/endpoint-diagnosis.ts';
 import { benchIncremental } from './incremental.ts';
 import { benchChanges } from './changes.ts';
 import { runCompressionBench } from './compression.ts';
+import { runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' }, queries: { type: 'string' }, variants: { type: 'string' } } });
+const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' }, queries: { type: 'string' }, variants: { type: 'string' }, 'series-factor': { type: 'string' }, 'ts-from': { type: 'string' }, runs: { type: 'string' }, baseline: { type: 'string' } } });
 /** --ram-disk: the Astro comparison and the incremental builds write to /dev/shm, which takes the disk out of the rates. */
 const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';
@@ -42,6 +45,7 @@ if (values.days !== undefined && !(Number.isInteger(Number(values.days)) && Numb
   process.exit(2);
 }
 const only = values.only?.split(',');
+const loadAtStart = loadavg().map((x) => x.toFixed(1)).join(', ');
 const want = (name: string) => !only || only.includes(name);
 const lines: string[] = [];
 const row = (what: string, figure: string, target: string) => lines.push(`| ${what} | ${figure} | ${target} |`);
@@ -265,6 +269,23 @@ if (only?.includes('tail')) {
     );
   }
 }
+// national scale (issue 23): generates and builds its snapshot once (minutes), so only when named
+if (only?.includes('timeseries-scale')) {
+  const r = await runTimeseriesScaleBench({ seriesFactor: Number(values['series-factor'] ?? 1), days: Number(values.days ?? 3700), from: values['ts-from'] ?? '2016-01-01', runs: Number(values.runs ?? 90), ...(values.baseline ? { baseline: values.baseline } : {}), log: (l) => console.error(l) });
+  const load = loadavg().map((x) => x.toFixed(1)).join(', ');
+  row('machine', `**shared and loaded**: load average ${loadAtStart} at the start, ${load} at the end (\`uptime\`); rerun on a quiet machine for the targets' figures`, '');
+  row(`snapshot ${r.snapshotName}: ${r.observations.toLocaleString('en')} observations, ${r.series} series; database-only build, requestIntervalRestriction ${SCALE_MAX_TIMESPAN}`, `pairs file ${(r.pairsBytes / 1e9).toFixed(2)} GB${r.generated ? `; generated in ${r.generated.seconds.toFixed(0)} s (peak ${r.generated.peakRssMb.toFixed(0)} MB)` : ''}${r.built ? `; built in ${r.built.seconds.toFixed(0)} s (peak ${r.built.peakRssMb.toFixed(0)} MB)` : ''}${r.generated || r.built ? '' : ' (cached in bench/.work)'}`, '');
+  const target: Record<string, string> = { 'getData of one year': '≤ 20 ms', 'getData of ten years, generalize=true': '≤ 50 ms', 'POST getData of one week of 100 series': '≤ 50 ms' };
+  const size = (b: number) => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(0)} KB`);
+  for (const q of r.queries) {
+    const what = q.name === 'getData of one year' ? `${q.name} (${r.yearPoints.toLocaleString('en')} values), 60 series` : q.name.startsWith('getData of ten') ? `${q.name} (${r.tenYearPoints.toLocaleString('en')} values read, the generalized answer's bytes), 60 series` : q.name;
+    const b = r.baseline?.queries.find((x) => x.name === q.name && x.coding === q.coding);
+    const before = b && r.baseline ? `<br>before (${r.baseline.sha}, the requests taking turns with this one's): median ${b.medianMs.toFixed(1)} ms, p99 ${b.p99Ms.toFixed(1)} ms, endpoint CPU ${b.cpuMs.toFixed(1)} ms a request: now **×${(q.medianMs / b.medianMs).toFixed(2)}** the median, **×${(q.cpuMs / b.cpuMs).toFixed(2)}** the CPU` : '';
+    row(`${what}, ${q.coding === 'identity' ? 'uncompressed' : 'as a browser asks (zstd)'}, ${q.runs} runs one at a time`, `median **${q.medianMs.toFixed(1)} ms**, p99 ${q.p99Ms.toFixed(1)} ms, endpoint CPU **${q.cpuMs.toFixed(1)} ms** a request; ${size(q.bytes)}${before}`, q.coding === 'identity' ? target[q.name] ?? '' : '');
+  }
+  for (const [query, f] of Object.entries(r.stages)) row(`where the time goes, ${query}: each stage alone in the bench's process (this checkout), CPU ms a run`, Object.entries(f).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', '), '');
+  row('endpoint resident memory (supervisor and worker), before the first request → after the last', `${r.rssStartMb.toFixed(0)} → **${r.rssEndMb.toFixed(0)} MB** (the pairs file stays on disk and in the page cache)${r.baseline ? `; before (${r.baseline.sha}): ${r.baseline.rssStartMb.toFixed(0)} → ${r.baseline.rssEndMb.toFixed(0)} MB` : ''}`, 'flat');
+}
 // the soak takes minutes: only when named (npm run soak)
 if (only?.includes('soak')) {
   const work = join(import.meta.dirname, '.work');
@@ -280,7 +301,7 @@ if (only?.includes('soak')) {
   row('soak: endpoint resident memory after warm-up → at the end', `${r.rssStartMb.toFixed(0)} → ${r.rssEndMb.toFixed(0)} MB: **${(r.rssGrowth * 100).toFixed(1)}%**`, '≤ 10% growth');
 }
 
-const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}${values.queries ? ` --queries ${values.queries}` : ''}${values.variants ? ` --variants ${values.variants}` : ''}`;
+const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}${values.queries ? ` --queries ${values.queries}` : ''}${values.variants ? ` --variants ${values.variants}` : ''}${values['series-factor'] ? ` --series-factor ${values['series-factor']}` : ''}${values['ts-from'] ? ` --ts-from ${values['ts-from']}` : ''}${values.runs ? ` --runs ${values.runs}` : ''}${values.baseline ? ` --baseline ${values.baseline}` : ''}`;
 const report = [
   `## ${command}`,
   '',

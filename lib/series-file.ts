@@ -196,13 +196,15 @@ export async function readSpan(f: SeriesFile, s: SeriesRec, span: Timespan): Pro
   let b = to - from;
   while (a < b && pairs[2 * a]! < span.start) a++;
   while (b > a && pairs[2 * (b - 1)]! > span.end) b--;
+  // decode: the times into an array of their own, the values into the front of the pairs' buffer, in place (row
+  // i's value goes to i - a, which rows a..i have already been read from), so a read allocates 3 doubles a row,
+  // not 4 (ten years of a 10-minute series: 12.6 MB instead of 16.8, less for the collector; issue 23)
   const t = new Float64Array(b - a);
-  const v = new Float64Array(b - a);
   for (let i = a; i < b; i++) {
     t[i - a] = pairs[2 * i]!;
-    v[i - a] = pairs[2 * i + 1]!;
+    pairs[i - a] = pairs[2 * i + 1]!;
   }
-  return { t, v };
+  return { t, v: pairs.subarray(0, b - a) };
 }
 
 /** The last non-null observation of `s` before `before`: zero or one point. */

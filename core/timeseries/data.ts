@@ -83,11 +83,13 @@ async function seriesData(cat: Catalogue, source: SeriesSource, k: number, req: 
   return { id: s.id, points, refs };
 }
 
-/** The data of each requested series, in answer order (for the JSON bodies and the CSV downloads). */
+/**
+ * The data of each requested series, in answer order (for the JSON bodies and the CSV downloads). The series
+ * are read at once, not one after another: each read is a positioned read on libuv's thread pool, so a POST of
+ * 100 series waits for the pool's threads working side by side instead of 100 round trips in a row (issue 23).
+ */
 export async function dataOf(cat: Catalogue, source: SeriesSource, req: DataRequest): Promise<SeriesData[]> {
-  const series: SeriesData[] = [];
-  for (const k of req.series) series.push(await seriesData(cat, source, k, req));
-  return series;
+  return Promise.all(req.series.map((k) => seriesData(cat, source, k, req)));
 }
 
 export async function answerData(cat: Catalogue, source: SeriesSource, req: DataRequest): Promise<Uint8Array> {

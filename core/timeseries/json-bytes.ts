@@ -70,6 +70,58 @@ export function writeNumber(buf: Uint8Array, n: number, x: number): number {
   return writeAscii(buf, n, String(x));
 }
 
+/**
+ * The high five digits of the last timestamp writeTime wrote, and where they are in the buffer: `values` resets
+ * them at its start (one buffer, written front to back, within one call; nothing runs in between).
+ */
+let hiValue = -1;
+let hiAt = 0;
+
+/**
+ * A timestamp as writeNumber writes it, faster for what timestamps are: a whole number of ms from 10^12 to
+ * 10^13 (2001-09-09 to 2286-11-20) is 13 digits, written at fixed places, and its high five digits (a span of
+ * 27.8 hours) are copied from the timestamp before when they are the same. Anything else goes to writeNumber.
+ * A year's JSON took 3.19 ms of CPU with writeNumber for the timestamps, 2.68 with this (issue 23).
+ */
+function writeTime(buf: Uint8Array, n: number, x: number): number {
+  if (!(x >= 1e12 && x < 1e13) || Math.floor(x) !== x) return writeNumber(buf, n, x);
+  const hi = Math.floor(x / 1e8); // 10000..99999
+  if (hi === hiValue) {
+    buf[n] = buf[hiAt]!;
+    buf[n + 1] = buf[hiAt + 1]!;
+    buf[n + 2] = buf[hiAt + 2]!;
+    buf[n + 3] = buf[hiAt + 3]!;
+    buf[n + 4] = buf[hiAt + 4]!;
+  } else {
+    const h1 = (hi / 1000) | 0;
+    const h2 = hi - h1 * 1000;
+    const h3 = (h2 / 10) | 0;
+    buf[n] = PAIRS[h1 << 1]!;
+    buf[n + 1] = PAIRS[(h1 << 1) + 1]!;
+    buf[n + 2] = PAIRS[h3 << 1]!;
+    buf[n + 3] = PAIRS[(h3 << 1) + 1]!;
+    buf[n + 4] = 48 + h2 - h3 * 10;
+    hiValue = hi;
+  }
+  hiAt = n;
+  const lo = x - hi * 1e8; // 0..99999999, eight digits with leading zeros
+  const a = (lo / 10000) | 0;
+  const b = lo - a * 10000;
+  const a1 = (a / 100) | 0;
+  const a2 = a - a1 * 100;
+  const b1 = (b / 100) | 0;
+  const b2 = b - b1 * 100;
+  buf[n + 5] = PAIRS[a1 << 1]!;
+  buf[n + 6] = PAIRS[(a1 << 1) + 1]!;
+  buf[n + 7] = PAIRS[a2 << 1]!;
+  buf[n + 8] = PAIRS[(a2 << 1) + 1]!;
+  buf[n + 9] = PAIRS[b1 << 1]!;
+  buf[n + 10] = PAIRS[(b1 << 1) + 1]!;
+  buf[n + 11] = PAIRS[b2 << 1]!;
+  buf[n + 12] = PAIRS[(b2 << 1) + 1]!;
+  return n + 13;
+}
+
 /** `{"timestamp":` at buf[n..]; spelled out byte by byte, which V8 runs about four times faster than a copy loop. */
 function putTimestampKey(buf: Uint8Array, n: number): number {
   buf[n] = 123; // {
@@ -155,16 +207,17 @@ export class JsonBytes {
     this.ensure(count * MAX_POINT_BYTES);
     const buf = this.buf;
     let n = this.n;
+    hiValue = -1;
     for (let i = 0; i < count; i++) {
       if (shape === 'tvp') {
         if (i > 0) buf[n++] = 44; // ','
-        n = writeNumber(buf, putTimestampKey(buf, n), t[i]!);
+        n = writeTime(buf, putTimestampKey(buf, n), t[i]!);
         n = writeNumber(buf, putValueKey(buf, n), v[i]!);
         buf[n++] = 125; // '}'
       } else {
         if (i > 0) buf[n++] = 44; // ','
         buf[n++] = 91; // '['
-        n = writeNumber(buf, n, t[i]!);
+        n = writeTime(buf, n, t[i]!);
         buf[n++] = 44;
         n = writeNumber(buf, n, v[i]!);
         buf[n++] = 93; // ']'

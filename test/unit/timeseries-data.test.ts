@@ -49,6 +49,29 @@ describe('JsonBytes.number writes what JSON.stringify writes', () => {
     expect(text(out.bytes())).toBe(expected.join(',') + ',');
   });
 
+  test('values: timestamps as JSON.stringify writes them, on and across every edge of the 13-digit fast path', () => {
+    const r = rng(7);
+    const t: number[] = [1e12 - 1, 1e12, 1e12 + 1, 1e13 - 1, 1e13, 1e13 + 1, -1704067200000, 1704067200000.5, 0, NaN, 17e11, 17e11];
+    // runs that cross a multiple of 10^8 (the high five digits change), with other numbers between equal highs
+    for (let k = 0; k < 2000; k++) {
+      const base = Math.floor(1e12 + r() * 9e12);
+      for (const x of [base, base + 1, Math.ceil(base / 1e8) * 1e8 - 1, Math.ceil(base / 1e8) * 1e8, base + 0.25, base + 600_000, 42, base + 1_200_000]) t.push(x);
+    }
+    const tf = Float64Array.from(t);
+    const vf = Float64Array.from(t, (_, i) => (i % 5 === 0 ? NaN : i / 10));
+    const tvp = t.map((x, i) => JSON.stringify({ timestamp: x, value: vf[i] })).join(',');
+    const pairs = t.map((x, i) => JSON.stringify([x, vf[i]])).join(',');
+    expect(text(new JsonBytes(8).values(tf, vf, 'tvp').bytes())).toBe(tvp);
+    expect(text(new JsonBytes(8).values(tf, vf, 'pairs').bytes())).toBe(pairs);
+    // a builder after another: the high digits are never taken from the other's buffer
+    new JsonBytes(8).values(Float64Array.of(17e11), Float64Array.of(1), 'pairs');
+    expect(text(new JsonBytes(8).raw('abcdefgh').values(Float64Array.of(17e11 + 1), Float64Array.of(1), 'pairs').bytes())).toBe('abcdefgh[1700000000001,1]');
+    // two calls on one builder: the second starts afresh
+    expect(text(new JsonBytes(8).values(tf.subarray(0, 3), vf.subarray(0, 3), 'pairs').raw('|').values(tf.subarray(3, 9), vf.subarray(3, 9), 'tvp').bytes())).toBe(
+      `${t.slice(0, 3).map((x, i) => JSON.stringify([x, vf[i]])).join(',')}|${t.slice(3, 9).map((x, i) => JSON.stringify({ timestamp: x, value: vf[i + 3] })).join(',')}`,
+    );
+  });
+
   test('strings and non-ASCII text', () => {
     expect(text(new JsonBytes(2).raw('{').string('Köln "x"').raw('}').bytes())).toBe('{"Köln \\"x\\""}');
   });
@@ -129,6 +152,30 @@ describe('answers', () => {
     expect(edge.referenceValues.ref_aerzen_ms1.values.map((p: number[]) => p[0])).toEqual(edge.values.map((p: number[]) => p[0]));
     // a span before every value: nothing before, the first value after
     expect((await answer({ format: 'flot', expanded: true, span: { start: 0, end: 500 } })).ts_aerzen_level).toEqual({ values: [], referenceValues: { ref_aerzen_ms1: { values: [] } }, valueAfterTimespan: [1000, 4] });
+  });
+
+  test('POST: the series are read at once, and the answer keeps the order they were named in', async () => {
+    // a source whose reads finish in the reverse order they were asked for, counting how many are in flight
+    let inFlight = 0;
+    let most = 0;
+    const order: number[] = [];
+    const slow: SeriesSource = {
+      ...source,
+      async read(s, span) {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 5 * (4 - s.sid)));
+        order.push(s.sid);
+        inFlight--;
+        return source.read(s, span);
+      },
+    };
+    const ids = [0, 1, 2, 3].map((k) => cat.timeseries[k]!.id);
+    const x = JSON.parse(text(await answerData(cat, slow, request({ series: [0, 1, 2, 3], mode: 'multiple' }))));
+    expect(most).toBe(4);
+    expect(order).toEqual([3, 2, 1, 0]);
+    expect(Object.keys(x.allTimeseries)).toEqual(ids);
+    expect(x.allTimeseries[ids[0]!]).toEqual(await answer({}));
   });
 
   test('force_latest_values: a span without values answers the last value before it', async () => {
