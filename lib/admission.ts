@@ -153,7 +153,14 @@ export class AdmissionGate {
       return Promise.resolve(this.#enter(c));
     }
     const standing = this.standing;
-    if (standing) this.#shedOverdue();
+    if (standing) {
+      this.#shedOverdue();
+      // the waiters refused were what held it back (a large chart waiting for the budget): it may go in now
+      if (this.#queue.length === 0 && this.#fits(c)) {
+        if (gate) reportAdmitted(gate, 0, false);
+        return Promise.resolve(this.#enter(c));
+      }
+    }
     if (this.#queue.length >= this.limits.maxWaiting) {
       if (gate) reportRefused(gate);
       return Promise.reject(this.#refusal('full'));
