@@ -13,7 +13,7 @@
  *   whole `intervalMs`: more work keeps arriving than goes out, which no burst does (a burst drains, and the queue
  *   is empty again). While it stands, no job waits longer than `targetMs`: a new one gets that deadline, and a
  *   waiter already past it is refused, from the head, as CoDel drops from the head (those are the jobs whose
- *   clients have waited longest for an answer). Clients retry after Retry-After rather than pile up, and the jobs
+ *   clients have waited longest for an answer), when a new job arrives to take their place. Clients retry after Retry-After rather than pile up, and the jobs
  *   let in are let in while their answer is still of use. Outside a standing queue every job may wait its whole
  *   deadline. The waiting cap stays, as the bound on memory.
  * - Adaptive LIFO (Facebook's, as above): while the queue stands and its oldest waiter has waited half the target,
@@ -257,10 +257,12 @@ export class AdmissionGate {
    * already waited half the target, newest first (Facebook's adaptive LIFO): in FIFO order every waiter would wait
    * about as long as the queue is, past the target, and be refused just before its turn, so nothing would be let
    * in while still of use; in LIFO order the new ones are let in at once and the old ones run out at the target.
-   * Below half the target (a queue that is long but quick) the order stays FIFO, and nobody is overtaken.
+   * Below half the target (a long but quick queue) the order stays FIFO, and nobody is overtaken. A waiter is
+   * never refused here, with a place free for it: only a new arrival (acquire) sheds the overdue, to take their
+   * place. So a few long jobs (two PDFs rendering for seconds, two more waiting) keep their queue standing, but
+   * whoever waits behind them is still let in when they end, unless newer work has come for the places.
    */
   #drain(): void {
-    if (this.standing) this.#shedOverdue();
     while (this.#queue.length > 0) {
       const lifo = this.standing && this.#clock.now() - this.#queue[0]!.since >= this.limits.targetMs! / 2;
       const i = lifo ? this.#queue.length - 1 : 0;

@@ -150,6 +150,24 @@ describe('AdmissionGate under overload (a test clock)', () => {
     expect(gate.standing).toBe(false);
   });
 
+  test('long jobs ahead keep the queue standing, but with no newer work those waiting behind them are let in as they end', async () => {
+    // the crash mix of issue 18: two PDFs rendering for seconds, two more waiting, nothing else asked meanwhile
+    const clock = new TestClock();
+    const gate = new AdmissionGate(limits(clock));
+    const held = await gate.acquire(1);
+    const behind = [track(gate.acquire(1)), track(gate.acquire(1))];
+    await clock.to(3000);
+    expect(gate.standing).toBe(true);
+    held.release();
+    await settle();
+    // one let in (the newer: the oldest has waited past half the target), none refused
+    expect(behind.map((b) => b.state).sort()).toEqual(['in', 'waiting']);
+    await clock.to(6000);
+    behind.find((b) => b.state === 'in')!.admitted!.release();
+    await settle();
+    expect(behind.map((b) => b.state)).toEqual(['in', 'in']);
+  });
+
   test('standing, the newest goes first once the oldest has waited half the target; below that, first come first in', async () => {
     const clock = new TestClock();
     const gate = new AdmissionGate(limits(clock));
