@@ -10,7 +10,7 @@
  * random second of the 30 days, a random series, a random chart width, per wrk thread its own random sequence), so
  * none is answered from the held answers (server/answer-cache.ts): the one-hour scenario measures DuckDB queries.
  * The saturating concurrency: connections doubling from 2 until two steps in a row gain less than 5% over the best
- * before them; the smallest that reached 90% of the best. Then 1×, 2× and 4× that, back to back, in three rounds
+ * before them (or 512, a gate's waiting cap); the smallest that reached 90% of the best. Then 1×, 2× and 4× that, back to back, in three rounds
  * (alternating order): good answers/s, 503/s (and any 503 without Retry-After), median and p99 of good answers (a
  * probe client asking one distinct one-hour query at a time beside wrk, whose own latency figures mix good answers
  * with refusals), admission waits and refusals per gate (the endpoint's /metrics before and after), peak RSS of the
@@ -167,7 +167,12 @@ const RUN_SECONDS = 6;
 const ROUNDS = 3;
 /** The search doubles the connections from 2 until two steps in a row gain less than this over the best before. */
 const RISING = 1.05;
-const MAX_CONNECTIONS = 2048;
+/**
+ * The search's last step: 512 connections, a gate's waiting cap. Past it a gate refuses at once, and connections
+ * only queue in node's event loop and the kernel's accept backlog (the mixed load's tree files and getData have no
+ * gate): 4× is then up to 2,048 connections.
+ */
+const MAX_CONNECTIONS = 512;
 
 /** The admission figures of /metrics: per gate, queued and refused counts and the summed wait. */
 async function gateCounters(base: string): Promise<Record<string, { queued: number; refused: number; waitSum: number; waitCount: number }>> {

@@ -206,7 +206,7 @@ if (want('overload')) {
     );
   }
   const g = await runGoodputBench((l) => console.error(l));
-  row('goodput under overload', `${g.wrk} (two threads), every live request distinct (none from held answers); the saturating concurrency: connections doubling from 2 until goodput stops rising (two steps under +5%), the smallest reaching 90% of the best; then 1×, 2× and 4× it, 6 s each, back to back, three rounds; one endpoint process (\`npm run serve\`), 30-day demo of both APIs; good answers' latency from a probe client beside wrk; load average at the start: ${g.loadAverage}`, '');
+  row('goodput under overload', `${g.wrk} (two threads), every live request distinct (none from held answers); the saturating concurrency: connections doubling from 2 until goodput stops rising (two steps under +5%) or 512, the smallest reaching 90% of the best; then 1×, 2× and 4× it, 6 s each, back to back, three rounds; one endpoint process (\`npm run serve\`), 30-day demo of both APIs; good answers' latency from a probe client beside wrk; load average at the start: ${g.loadAverage}`, '');
   const gates = (r: (typeof g.scenarios)[number]['runs'][number]) =>
     Object.entries(r.gates)
       .filter(([, x]) => x.queued + x.refused > 0)

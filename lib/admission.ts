@@ -9,14 +9,15 @@
  * - A job costing more than the whole budget is let in alone (it counts as the whole budget).
  * - `Retry-After`: the time the jobs ahead would take at the mean hold time seen so far (at least 1 s).
  * - Shed by time, not by count: the controlled-delay queue of Facebook's servers (CoDel applied to request queues,
- *   "Fail at scale", ACM Queue 2015). With a `targetMs`, the queue is *standing* once it has not been empty for a
- *   whole `intervalMs`: more work keeps arriving than goes out, which no burst does (a burst drains, and the queue
- *   is empty again). While it stands, no job waits longer than `targetMs`: a new one gets that deadline, and a
+ *   "Fail at scale", ACM Queue 2015). With a `targetMs`, the queue is *standing* once it has not been emptied by
+ *   letting its jobs in for a whole `intervalMs` and its oldest waiter has waited `targetMs`: more work keeps
+ *   arriving than goes out in time, which no burst does (a burst drains, and the queue is empty again), nor a long
+ *   queue that moves quickly. While it stands, no job waits longer than `targetMs`: a new one gets that deadline, and a
  *   waiter already past it is refused, from the head, as CoDel drops from the head (those are the jobs whose
  *   clients have waited longest for an answer), when a new job arrives to take their place. Clients retry after Retry-After rather than pile up, and the jobs
  *   let in are let in while their answer is still of use. Outside a standing queue every job may wait its whole
  *   deadline. The waiting cap stays, as the bound on memory.
- * - Adaptive LIFO (Facebook's, as above): while the queue stands and its oldest waiter has waited half the target,
+ * - Adaptive LIFO (Facebook's, as above): once the queue has not been emptied for an interval and its oldest waiter has waited half the target,
  *   the newest waiter goes in first (#drain). Under overload a FIFO queue with a deadline lets nothing in while it
  *   is still of use; LIFO keeps the gate's work going to answers whose clients still wait for them.
  * - The clock is injectable (`clock`), so the policy can be tested against a clock that only moves when told.
@@ -125,12 +126,22 @@ export class AdmissionGate {
   }
 
   /**
-   * Whether the gate sheds by time now: it has a target, and its queue has not been emptied by letting its jobs in
-   * for an interval (a queue emptied by refusing them is the same overload).
+   * Whether the gate sheds by time now: it has a target, its queue has not been emptied by letting its jobs in for
+   * an interval (a queue emptied by refusing them is the same overload), and its oldest waiter has waited the target.
    */
   get standing(): boolean {
-    const queued = this.#queue.length > 0 || this.#emptiedByRefusals;
-    return this.limits.targetMs !== undefined && queued && this.#clock.now() - this.#emptySince >= (this.limits.intervalMs ?? 500);
+    return this.#queueAged(this.limits.targetMs ?? Infinity);
+  }
+
+  /**
+   * The queue has not been emptied by letting its jobs in for an interval, and its oldest waiter has waited
+   * `ms`: a queue that is long but quick (its waiters let in within the target, as at the concurrency that
+   * saturates the gate) never stands, nor does a burst that drains.
+   */
+  #queueAged(ms: number): boolean {
+    if (this.limits.targetMs === undefined || this.#queue.length === 0) return false;
+    const now = this.#clock.now();
+    return now - this.#emptySince >= (this.limits.intervalMs ?? 500) && now - this.#queue[0]!.since >= ms;
   }
 
   /** Seconds after which a job arriving now would likely be let in. */
@@ -253,7 +264,7 @@ export class AdmissionGate {
   }
 
   /**
-   * Lets waiters in while they fit. First come, first in; but while the queue stands and its oldest waiter has
+   * Lets waiters in while they fit. First come, first in; but once the queue is an interval old and its oldest waiter has
    * already waited half the target, newest first (Facebook's adaptive LIFO): in FIFO order every waiter would wait
    * about as long as the queue is, past the target, and be refused just before its turn, so nothing would be let
    * in while still of use; in LIFO order the new ones are let in at once and the old ones run out at the target.
@@ -264,7 +275,7 @@ export class AdmissionGate {
    */
   #drain(): void {
     while (this.#queue.length > 0) {
-      const lifo = this.standing && this.#clock.now() - this.#queue[0]!.since >= this.limits.targetMs! / 2;
+      const lifo = this.#queueAged((this.limits.targetMs ?? Infinity) / 2);
       const i = lifo ? this.#queue.length - 1 : 0;
       const w = this.#queue[i]!;
       if (!this.#fits(w.cost)) break;

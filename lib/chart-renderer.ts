@@ -42,7 +42,7 @@ export interface RendererOptions {
 
 /**
  * The render queue sheds by time as the DuckDB pool's does (lib/admission.ts, one policy): once it has not been
- * empty for 5 s, a chart waits at most 1 s, newest first. Renders hold a page for 0.1-0.5 s (a small PNG) to a few
+ * emptied by letting charts in for 5 s and its oldest has waited 1 s, a chart waits at most 1 s, newest first. Renders hold a page for 0.1-0.5 s (a small PNG) to a few
  * seconds (a 100-series PDF), so the interval is longer than the pool's: four large PDFs at once (issue 18's crash
  * mix) queue for about two renders' time, a burst, and all are drawn; fifty clients asking for charts again and
  * again keep the queue standing, and the surplus gets its 503 after a second's wait, with a Retry-After of the

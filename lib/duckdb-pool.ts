@@ -28,7 +28,8 @@ export const MAX_WAITING = 512;
 
 /**
  * Shedding by time on the connection queue (lib/admission.ts, Facebook's controlled delay with adaptive LIFO): when
- * the queue has not been emptied by letting its requests in for half a second, it stands, and no request waits
+ * the queue has not been emptied by letting its requests in for half a second and its oldest has waited 100 ms, it
+ * stands, and no request waits
  * longer than 100 ms: a new one gets that deadline, older ones past it are refused, and once the oldest has waited
  * 50 ms the newest goes first. A burst that drains never trips it. A live query holds a connection for
  * milliseconds (a one-day /files 1.5 ms of DuckDB), so 100 ms of queue is dozens of answers' worth: the pool stays

@@ -1,7 +1,8 @@
 /**
  * The one admission primitive (lib/admission.ts): a per-job wait deadline (what is left of a request's time
  * limit), refusals made once and reused, and the controlled-delay policy under overload, on a clock that moves only
- * when the test moves it: a queue that has not been empty for an interval stands; then nobody waits past the
+ * when the test moves it: a queue that has not been emptied for an interval and whose oldest waiter has waited the
+ * target stands (a long but quick one does not); then nobody waits past the
  * target (new arrivals get it as their deadline, older waiters past it are refused from the head) and, once the
  * oldest has waited half the target, the newest goes in first; a queue that drains never stands; Retry-After is
  * the queue's drain time at the measured hold.
@@ -138,14 +139,22 @@ describe('AdmissionGate under overload (a test clock)', () => {
     expect(fresh.state).toBe('waiting');
     await clock.to(600);
     expect(fresh.state).toBe('refused');
-    // refusing the queue whole does not end the overload: the next waiter finds it standing still
+    // refusing the queue whole does not end the overload: once the next waiter has waited the target, the queue
+    // stands again at once (no new interval), and a newer arrival takes its place
     const next = track(gate.acquire(1));
-    await settle();
-    expect(gate.standing).toBe(true);
+    await clock.to(699);
+    expect(gate.standing).toBe(false);
     await clock.to(700);
+    expect(gate.standing).toBe(true);
+    const newer = track(gate.acquire(1));
+    await settle();
     expect(next.state).toBe('refused');
+    expect(newer.state).toBe('waiting');
     // a free slot taken straight from an empty queue ends it
     held.release();
+    await settle();
+    expect(newer.state).toBe('in');
+    newer.admitted!.release();
     (await gate.acquire(1)).release();
     expect(gate.standing).toBe(false);
   });
@@ -168,7 +177,7 @@ describe('AdmissionGate under overload (a test clock)', () => {
     expect(behind.map((b) => b.state)).toEqual(['in', 'in']);
   });
 
-  test('standing, the newest goes first once the oldest has waited half the target; below that, first come first in', async () => {
+  test('a queue an interval old goes newest first once the oldest has waited half the target; below that, first come first in, and a long quick queue never stands', async () => {
     const clock = new TestClock();
     const gate = new AdmissionGate(limits(clock));
     let held = await gate.acquire(1);
@@ -183,7 +192,8 @@ describe('AdmissionGate under overload (a test clock)', () => {
       held.release();
       await settle();
     }
-    expect(gate.standing).toBe(true);
+    // a long queue (never empty for 700 ms) but a quick one: not standing
+    expect(gate.standing).toBe(false);
     // every one let in so far in order, none refused
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(order.length).toBeGreaterThan(60);
