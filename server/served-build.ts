@@ -13,7 +13,7 @@ import { ConnectionPool, PARTITIONED_BUFFERS, type PoolLimits } from '../lib/duc
 import { assertNoHiveKeys } from '../lib/hive.ts';
 import { RADAR_DB_FILE, readCatalogueFacts } from '../lib/radar-catalogue.ts';
 import type { Catalogue } from '../core/timeseries/catalogue.ts';
-import { closeSeriesFile, openSeriesFile, type SeriesFile } from '../lib/series-file.ts';
+import { closeSeriesStore, openSeriesStore, type SeriesStore } from '../lib/series-segments.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 import { parseProfile, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 import type { ResidentTable } from '../core/radar/resident.ts';
@@ -35,10 +35,10 @@ export interface ServedBuild {
   /** history: the change history is loaded into the pool's database (server/changes-handler.ts loadChangeHistory). */
   radar?: { pool: ConnectionPool; facts: CatalogueFacts; resident: Partial<Record<ResourceName, ResidentTable>>; history: boolean };
   /**
-   * The Timeseries API: its metadata in memory, its observations in the series file (lib/series-file.ts). The
+   * The Timeseries API: its metadata in memory, its observations in the series file (lib/series-file.ts; its segments after daily appends: lib/series-segments.ts). The
    * database is read once, when the build is opened.
    */
-  timeseries?: { catalogue: Catalogue; series: SeriesFile; profile: TimeseriesProfile };
+  timeseries?: { catalogue: Catalogue; series: SeriesStore; profile: TimeseriesProfile };
   close(): void;
 }
 
@@ -56,7 +56,7 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
     builtAt: statSync(join(folder, 'build.json')).mtimeMs,
     close() {
       build.radar?.pool.close();
-      if (build.timeseries) closeSeriesFile(build.timeseries.series);
+      if (build.timeseries) closeSeriesStore(build.timeseries.series);
     },
   };
   const radarDb = join(folder, 'data', RADAR_DB_FILE);
@@ -78,7 +78,7 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
   const timeseriesDb = join(folder, 'data', TIMESERIES_DB_FILE);
   if (existsSync(timeseriesDb)) {
     try {
-      build.timeseries = { catalogue: await readTimeseriesCatalogue(timeseriesDb, Date.parse(info.snapshot.taken_at), limits), series: openSeriesFile(dirname(timeseriesDb)), profile };
+      build.timeseries = { catalogue: await readTimeseriesCatalogue(timeseriesDb, Date.parse(info.snapshot.taken_at), limits), series: openSeriesStore(dirname(timeseriesDb)), profile };
     } catch (e) {
       // the radar catalogue's pool, opened already, is not left open
       build.close();
