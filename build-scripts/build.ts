@@ -40,6 +40,8 @@ import { buildRadar } from './radar/build-radar.ts';
 import { finishSnapshots, recordHistory, SNAPSHOTS_FILE, type SnapshotsDocument } from './lib/snapshot-history.ts';
 import { writeFeeds } from './lib/feeds.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
+import { planAppend } from './timeseries/append.ts';
+import { AppendRejected } from './timeseries/timeseries-db.ts';
 import { tableReadSql } from './snapshot/files.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
 import { buildSite as buildSiteNow } from './site.ts';
@@ -93,6 +95,11 @@ export interface BuildOptions {
   history?: boolean;
   /** Build into an empty folder, not over an earlier build's tree. */
   full?: boolean;
+  /**
+   * Build the Timeseries API's data as a daily append over the served build when the snapshot allows it
+   * (timeseries/append.ts; default true, never with `full`).
+   */
+  append?: boolean;
   /** See AtomicOptions.recycleAfterMs. */
   recycleAfterMs?: number;
   /**
@@ -117,6 +124,17 @@ function buildSite(opts: Parameters<typeof buildSiteNow>[0]): ReturnType<typeof 
 }
 
 export async function build(opts: BuildOptions): Promise<BuildResult> {
+  try {
+    return await buildOnce(opts);
+  } catch (e) {
+    if (!(e instanceof AppendRejected)) throw e;
+    // nothing was swapped in: the same build in full
+    if (!opts.quiet) process.stderr.write(`${e.message}: building in full\n`);
+    return await buildOnce({ ...opts, append: false });
+  }
+}
+
+async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
   if (opts.partitioned) opts = { ...opts, dbOnly: true };
   // an invalid profile stops the build before anything is read or written
   const timeseriesProfile = opts.timeseriesProfile === undefined ? parseProfile(process.env[PROFILE_ENV]) : parseProfile(opts.timeseriesProfile, 'timeseriesProfile');
@@ -127,8 +145,15 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   const conn = await instance.connect();
   const recorderConn = await instance.connect();
   try {
+    // the build served when this one starts: its snapshot is the one this one's change set is against, and its
+    // timeseries data the one a daily append starts from
+    const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
+    const plan = !(opts.full ?? false) && (opts.append ?? true) ? planAppend(previous, resolve(opts.snapshot)) : 'a full build was asked for';
+    const append = typeof plan === 'string' ? undefined : plan;
+    if (append) progress.line(`daily append over ${append.previous}: ${append.added.length} new observation files, ${append.known.size} known`);
     progress.begin('validating snapshot');
-    const snap = await validateSnapshot(resolve(opts.snapshot), conn);
+    const snap = await validateSnapshot(resolve(opts.snapshot), conn, append ? { known: append.known } : {});
+    const timeseriesAppend = append && snap.manifest.apis.includes('timeseries-v1') ? append : undefined;
     for (const api of snap.manifest.apis) {
       if (!API_BUILDERS[api]) throw new Error(`snapshot ${snap.manifest.name} declares API ${api}, which this version of snapcat cannot build yet`);
     }
@@ -137,8 +162,6 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     let base: BaseTree | undefined;
     // linking the served tree into the new folder (or recycling an older one) is a phase of its own
     progress.begin('base tree');
-    // the build served when this one starts: its snapshot is the one this one's change set is against
-    const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
     const folder = await buildAtomically(
       opts.out,
       async (dir, from) => {
@@ -172,6 +195,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
             cacheDir: `${resolve(opts.out)}.cache`,
             stats,
             timeseriesProfile,
+            ...(timeseriesAppend ? { timeseriesAppend } : {}),
           });
         }
         const tree = await state.totals(writer);

@@ -31,7 +31,7 @@ export const INDEX_FILE = `${SERIES_FILE_NAME}.index`;
 const FORMAT = 2;
 /** Observations per sparse timestamp: a week of 10-minute values is read in 2-4 blocks of 8 KB. */
 export const STRIDE = 512;
-const PAIR_BYTES = 16;
+export const PAIR_BYTES = 16;
 
 export interface SeriesFile {
   /** The pairs file, open for reading (closeSeriesFile). */
@@ -94,17 +94,23 @@ export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, s
   } finally {
     closeSync(fd);
   }
+  writeSeriesIndex(join(dataDir, `${name}.index`), count, sparse, rows);
+  return rows;
+}
+
+/** Writes an index file: each series' count of observations, and every STRIDE-th timestamp of each series in order. */
+export function writeSeriesIndex(path: string, count: Float64Array, sparse: number[], rows: number): void {
+  const seriesCount = count.length;
   const index = new Float64Array(4 + seriesCount + sparse.length);
   index.set([FORMAT, STRIDE, seriesCount, rows]);
   index.set(count, 4);
   index.set(sparse, 4 + seriesCount);
-  const ifd = openSync(join(dataDir, `${name}.index`), 'w');
+  const ifd = openSync(path, 'w');
   try {
     writeSync(ifd, new Uint8Array(index.buffer));
   } finally {
     closeSync(ifd);
   }
-  return rows;
 }
 
 /** Opens the files in `dataDir` (`name`: those of a daily append's segment). */

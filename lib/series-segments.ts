@@ -7,7 +7,7 @@
  * of a segment is later than every observation of the same series in the segments before it (the append
  * checks it), so a series' observations in time order are its rows of segment 0, then 1, ...: a span is read
  * as a range of each segment that holds rows of the series in it (an index lookup each, in memory), and
- * concatenated. After COMPACT_AFTER appends, the append merges the segments into one again.
+ * concatenated. The append keeps their number small by merging them (build-scripts/timeseries/append.ts).
  *
  * A build of one segment is read exactly as before: `source` is lib/series-file.ts's own.
  */
