@@ -148,7 +148,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     // the build served when this one starts: its snapshot is the one this one's change set is against, and its
     // timeseries data the one a daily append starts from
     const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
-    const plan = !(opts.full ?? false) && (opts.append ?? true) ? planAppend(previous, resolve(opts.snapshot)) : 'a full build was asked for';
+    const plan = !(opts.full ?? false) && !(opts.partitioned ?? false) && (opts.append ?? true) ? planAppend(previous, resolve(opts.snapshot)) : 'a full build was asked for';
     const append = typeof plan === 'string' ? undefined : plan;
     if (append) progress.line(`daily append over ${append.previous}: ${append.added.length} new observation files, ${append.known.size} known`);
     progress.begin('validating snapshot');

@@ -31,6 +31,7 @@ export interface SeriesStore {
   source: SeriesSource;
   /** At most how many observations of `s` lie in `span`, from the indexes alone (series-file.ts spanCountAtMost). */
   countAtMost(s: SeriesRec, span: Timespan): number;
+  close(): void;
 }
 
 /** The segment names of the build whose data folder is `dataDir`, oldest first. */
@@ -71,7 +72,7 @@ export function openSeriesStore(dataDir: string): SeriesStore {
   }
   if (segments.length === 1) {
     const f = segments[0]!;
-    return { segments, names, source: fileSeriesSource(f), countAtMost: (s, span) => spanCountAtMost(f, s, span) };
+    return { segments, names, source: fileSeriesSource(f), countAtMost: (s, span) => spanCountAtMost(f, s, span), close: () => closeSeriesFile(f) };
   }
   // the segments holding rows of a series (most series have rows in every one; a silent series in none)
   const holding = (s: SeriesRec) => segments.filter((f) => f.count[s.sid]! > 0);
@@ -93,7 +94,7 @@ export function openSeriesStore(dataDir: string): SeriesStore {
       return { t: new Float64Array(0), v: new Float64Array(0) };
     },
   };
-  return { segments, names, source, countAtMost: (s, span) => segments.reduce((a, f) => a + spanCountAtMost(f, s, span), 0) };
+  return { segments, names, source, countAtMost: (s, span) => segments.reduce((a, f) => a + spanCountAtMost(f, s, span), 0), close: () => segments.forEach(closeSeriesFile) };
 }
 
 export function closeSeriesStore(store: SeriesStore): void {

@@ -1,9 +1,12 @@
 /** The Timeseries API part of a build: its database, then (unless database-only) its static tree and pre-rendered charts. */
 import { join } from 'node:path';
-import { ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
+import { all, ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
+import { GROUP_SERIES, OBSERVATIONS_DIR } from '../../lib/series-parquet.ts';
+import type { Progress } from '../lib/progress.ts';
 import { writeSeriesFile } from '../../lib/series-file.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { staticFileCount } from '../../core/timeseries/static-tree.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ApiBuildContext } from '../lib/api-build.ts';
 import { tableReadSql } from '../snapshot/files.ts';
 import { copyDatabase, lastTimestamps, linkSegments, nextSegmentName, settleSegments, writeSources, type AppendPlan } from './append.ts';
@@ -37,7 +40,8 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
     if (append) {
       await appendSeriesFile(ctx, append, added, cat.timeseries.length);
       await run(conn, 'DROP TABLE memory.new_observations');
-    } else await writeSeriesFile(conn, ctx.dataDir, cat.timeseries.length);
+    } else if (ctx.partitioned) await writePartitionedObservations(conn, ctx.dataDir, cat.timeseries.length, progress);
+    else await writeSeriesFile(conn, ctx.dataDir, cat.timeseries.length);
     writeSources(ctx.dataDir, ctx.snapshotDir);
     if (ctx.writeTree) {
       progress.totalFiles += staticFileCount(cat);
@@ -67,4 +71,30 @@ async function appendSeriesFile(ctx: ApiBuildContext, append: AppendPlan, added:
   ctx.stats['timeseries observations appended'] = added;
   ctx.stats['timeseries segments'] = settled.names.length;
   ctx.stats['timeseries observations rewritten by merges'] = settled.rewritten;
+}
+
+/**
+ * A partitioned build's observations (lib/series-parquet.ts): hive-partitioned Parquet by series group and year,
+ * `data/observations/group=G/year=Y/data_0.parquet`, each file sorted by (sid, timestamp), written group by group
+ * (one sort of at most GROUP_SERIES series at a time, on one thread so that each file keeps that order), and the
+ * rows per series and year in `observation_counts`. No series file: the endpoints read these files, wherever the
+ * build is stored. The database keeps its observations table (the change history and the downloads read it).
+ */
+async function writePartitionedObservations(conn: DuckDBConnection, dataDir: string, seriesCount: number, progress: Progress): Promise<void> {
+  const year = `year(make_timestamp("timestamp" * 1000))::INTEGER`;
+  await run(conn, `CREATE TABLE observation_counts AS SELECT sid, ${year} AS year, count(*) AS n FROM observations GROUP BY ALL ORDER BY sid, year`);
+  const [threads] = await all(conn, "SELECT current_setting('threads') AS n");
+  await run(conn, 'SET threads = 1');
+  try {
+    for (let g = 0; g * GROUP_SERIES < seriesCount; g++) {
+      progress.begin(`timeseries observations, Parquet by group and year: group ${g + 1} of ${Math.ceil(seriesCount / GROUP_SERIES)}`);
+      await run(
+        conn,
+        `COPY (SELECT sid, "timestamp", "value", ${year} AS year FROM observations WHERE sid BETWEEN ${g * GROUP_SERIES} AND ${(g + 1) * GROUP_SERIES - 1} ORDER BY sid, "timestamp")
+         TO ${sqlString(join(dataDir, OBSERVATIONS_DIR, `group=${g}`))} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`,
+      );
+    }
+  } finally {
+    await run(conn, `SET threads = ${Number(threads?.['n'] ?? 2)}`);
+  }
 }
