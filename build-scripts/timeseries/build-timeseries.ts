@@ -1,4 +1,5 @@
 /** The Timeseries API part of a build: its database, then (unless database-only) its static tree and pre-rendered charts. */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { all, ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
 import { GROUP_SERIES, OBSERVATIONS_DIR } from '../../lib/series-parquet.ts';
@@ -85,6 +86,7 @@ async function writePartitionedObservations(conn: DuckDBConnection, dataDir: str
   await run(conn, `CREATE TABLE observation_counts AS SELECT sid, ${year} AS year, count(*) AS n FROM observations GROUP BY ALL ORDER BY sid, year`);
   const [threads] = await all(conn, "SELECT current_setting('threads') AS n");
   await run(conn, 'SET threads = 1');
+  mkdirSync(join(dataDir, OBSERVATIONS_DIR));
   try {
     for (let g = 0; g * GROUP_SERIES < seriesCount; g++) {
       progress.begin(`timeseries observations, Parquet by group and year: group ${g + 1} of ${Math.ceil(seriesCount / GROUP_SERIES)}`);
