@@ -10,8 +10,9 @@
  *   <out>/nginx.conf  nginx in front of the endpoint (docs/nginx.md)
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
  * --db-only writes the databases and no static tree: for catalogues too large to pre-generate, the endpoint
- * answers every path by a query. --partitioned (database-only too) writes the radar catalogue's big tables as
- * hive-partitioned Parquet under <out>/data/ for catalogues too large for one machine (docs/scale-out.md).
+ * answers every path by a query. --partitioned (database-only too) writes the radar catalogue's big tables, and
+ * the timeseries observations (by series group and year), as hive-partitioned Parquet under <out>/data/ for
+ * catalogues too large for one machine (docs/scale-out.md).
  * --no-charts skips pre-rendering the configured charts (no Chromium needed); --no-site skips the Astro
  * documentation and browsing site (build-scripts/site.ts).
  * <out>.cache/ keeps what the next build of the same output may reuse (pre-rendered charts by content hash).
@@ -80,7 +81,7 @@ export interface BuildOptions {
   quiet?: boolean;
   /** Write only the endpoint's databases, no static tree. */
   dbOnly?: boolean;
-  /** Database-only, with the big radar tables as hive-partitioned Parquet beside the database (docs/scale-out.md). */
+  /** Database-only, with the big radar tables and the timeseries observations as hive-partitioned Parquet beside the databases (docs/scale-out.md). */
   partitioned?: boolean;
   /** Pre-render the configured charts (default true). */
   charts?: boolean;
