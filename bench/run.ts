@@ -79,7 +79,7 @@ if (only?.includes('timeseries-scale')) {
   const cpu = (m: typeof a.full) => `${m.seconds.toFixed(1)} s wall, ${m.cpuSeconds.toFixed(1)} CPU s`;
   const phase = (m: typeof a.full) => Object.entries(m.result.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
   row('load average (1, 5, 15 min) before → after: **a loaded, shared machine**; the ratios are of builds run one after the other in this run', `${loadBefore} → ${load()}`, '');
-  row(`database-only build in full of ${a.observations.toLocaleString('en')} observations (demo network ×${factor}, ${days} days, fast values; observations as two files: the archive and the last day)`, cpu(a.full), '');
+  row(`database-only build in full of ${a.observations.toLocaleString('en')} observations (demo network ×${factor}, ${days} days, fast values; observations as two files: the archive and the last day; no snapshot history in either build: its cost is the changes section's)`, cpu(a.full), '');
   row(`the same snapshot as a daily append over the build of the archive alone: ${a.lastDay.toLocaleString('en')} new observations, one new segment`, `${cpu(a.append)} = **${((a.append.seconds / a.full.seconds) * 100).toFixed(1)}%** of the full build's wall time, ${((a.append.cpuSeconds / a.full.cpuSeconds) * 100).toFixed(1)}% of its CPU`, '≤ 5%');
   row('phases (s): full / append', `${phase(a.full)} / ${phase(a.append)}`, '');
 }
