@@ -24,6 +24,7 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
   const config = readConfigFiles(ctx.snapshotDir);
   const append = ctx.timeseriesAppend;
   // a daily append starts from the last build's database and series file (append.ts)
+  if (append) progress.begin("timeseries database: the last build's, copied");
   const last = append ? lastTimestamps(join(append.previous, 'data')) : undefined;
   if (append) copyDatabase(append.previous, ctx.dataDir);
   await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, TIMESERIES_DB_FILE))} AS timeseries_v1 (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
