@@ -1,8 +1,9 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,overload,soak] [--minutes 10] [--ram-disk]
- *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full)
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,overload,soak,timeseries-scale,timeseries-append] [--minutes 10] [--ram-disk]
+ *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full; timeseries-append: default 365)
  *   [--queries files-day,near,...] (postgres, tail: the queries to run, by short name (bench/postgres.ts QUERY_IDS); all by default)
  *   [--variants now,floor,...] (tail: the ways to run the endpoint compared, bench/tail.ts VARIANTS; all by default)
+ *   timeseries-append runs only when named: the daily append of a network ×1 (small) or ×10 (full) over N days
  * npm run soak (the 10-minute soak alone)
  * npm run bench -- --only timeseries-scale [--series-factor 1] [--days 3700] [--ts-from 2016-01-01] [--runs 90] [--baseline main]
  *   (issue 23's answer times over a scaled timeseries snapshot, generated and built once into bench/.work)
@@ -31,6 +32,7 @@ import { runTailBench, summary as tailSummary, VARIANTS } from './tail.ts';
 import { describeDiagnosis } from './lib/endpoint-diagnosis.ts';
 import { benchIncremental } from './incremental.ts';
 import { benchChanges } from './changes.ts';
+import { benchTimeseriesAppend } from './timeseries-append.ts';
 import { runCompressionBench } from './compression.ts';
 import { runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
@@ -75,6 +77,19 @@ if (want('incremental')) {
   row(`${i.days + 2} days over the recycled ${i.days}-day folder (two days of changes, no links: every daily build after the first two)`, `${i.recycled.seconds.toFixed(1)} s = **${((i.recycled.seconds / i.full.seconds) * 100).toFixed(1)}%**; ${i.recycled.stats['tree files written']} written`, '≤ 5%');
   const phase = (r: typeof i.full) => Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
   row('phases (s): full / linked / recycled', `${phase(i.full)} / ${phase(i.linked)} / ${phase(i.recycled)}`, '');
+}
+if (only?.includes('timeseries-append')) {
+  const factor = scale === 'full' ? 10 : 1;
+  const days = values.days ? Number(values.days) : 365;
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  const loadBefore = load();
+  const a = await benchTimeseriesAppend({ factor, days, log: (l) => console.error(l) });
+  const cpu = (m: typeof a.full) => `${m.seconds.toFixed(1)} s wall, ${m.cpuSeconds.toFixed(1)} CPU s`;
+  const phase = (m: typeof a.full) => Object.entries(m.result.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  row('load average (1, 5, 15 min) before → after: **a loaded, shared machine**; the ratios are of builds run one after the other in this run', `${loadBefore} → ${load()}`, '');
+  row(`database-only build in full of ${a.observations.toLocaleString('en')} observations (demo network ×${factor}, ${days} days, fast values; observations as two files: the archive and the last day; no snapshot history in either build: its cost is the changes section's)`, cpu(a.full), '');
+  row(`the same snapshot as a daily append over the build of the archive alone: ${a.lastDay.toLocaleString('en')} new observations, one new segment`, `${cpu(a.append)} = **${((a.append.seconds / a.full.seconds) * 100).toFixed(1)}%** of the full build's wall time, ${((a.append.cpuSeconds / a.full.cpuSeconds) * 100).toFixed(1)}% of its CPU`, '≤ 5%');
+  row('phases (s): full / append', `${phase(a.full)} / ${phase(a.append)}`, '');
 }
 if (only?.includes('changes')) {
   const c = await benchChanges(values.days ? Number(values.days) : 365, (l) => console.error(l));
