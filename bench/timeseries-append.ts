@@ -1,5 +1,5 @@
 /**
- * Daily append at scale (issue 23; `npm run bench -- --only timeseries-scale [--scale full] [--days N]`): a demo
+ * Daily append at scale (issue 23; `npm run bench -- --only timeseries-append [--scale full] [--days N]`): a demo
  * network `factor` times the demo's (`--series-factor`, `--fast-values`) over `days` days, its observations cut
  * into two files, the archive (all days but the last) and the last day, as a snapshot publishes them for daily
  * appends (build-scripts/timeseries/append.ts). Then, database-only, in one run:
@@ -50,7 +50,7 @@ export async function benchTimeseriesAppend(opts: { factor: number; days: number
   let lastDay = 0;
   if (!existsSync(join(daily, 'snapshot.json'))) {
     rmSync(work, { recursive: true, force: true });
-    opts.log(`timeseries-scale: generating ${opts.days} days of the demo network ×${opts.factor} (fast values) ...`);
+    opts.log(`timeseries-append: generating ${opts.days} days of the demo network ×${opts.factor} (fast values) ...`);
     await writeDemoSnapshot({ from, days: opts.days, seed: 1, out: source, apis: ['timeseries-v1'], seriesFactor: opts.factor, fastValues: true, log: opts.log });
     for (const dir of [archive, daily]) mkdirSync(join(dir, 'observations'), { recursive: true });
     const instance = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: join(work, 'tmp') });
@@ -60,7 +60,7 @@ export async function benchTimeseriesAppend(opts: { factor: number; days: number
       // the file is sorted by (timeseries_id, timestamp): a filter keeps that order
       mkdirSync(join(archive, 'observations', 'day=archive'), { recursive: true });
       mkdirSync(join(daily, 'observations', `day=last`), { recursive: true });
-      opts.log('timeseries-scale: cutting the observations into the archive and the last day ...');
+      opts.log('timeseries-append: cutting the observations into the archive and the last day ...');
       await run(conn, `COPY (SELECT * FROM ${obs} WHERE "timestamp" < ${lastDayStart}) TO ${sqlString(join(archive, 'observations', 'day=archive', 'part-0.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
       await run(conn, `COPY (SELECT * FROM ${obs} WHERE "timestamp" >= ${lastDayStart}) TO ${sqlString(join(daily, 'observations', 'day=last', 'part-0.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
     } finally {
@@ -95,7 +95,7 @@ export async function benchTimeseriesAppend(opts: { factor: number; days: number
   const out = join(work, 'dist');
   const fullOut = join(work, 'dist-full');
   for (const o of [out, fullOut]) rmSync(o, { force: true }), rmSync(`${o}.builds`, { recursive: true, force: true }), rmSync(`${o}.cache`, { recursive: true, force: true });
-  opts.log(`timeseries-scale: ${observations.toLocaleString('en')} observations; building the archive (${(observations - lastDay).toLocaleString('en')}) in full ...`);
+  opts.log(`timeseries-append: ${observations.toLocaleString('en')} observations; building the archive (${(observations - lastDay).toLocaleString('en')}) in full ...`);
   const base = await measured(() => build({ snapshot: archive, out, quiet: true, dbOnly: true, history: false }));
   opts.log(`  ${base.seconds.toFixed(1)} s; the last day (${lastDay.toLocaleString('en')}) appended over it ...`);
   const append = await measured(() => build({ snapshot: daily, out, quiet: true, dbOnly: true, history: false }));
