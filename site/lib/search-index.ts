@@ -5,17 +5,14 @@
  * page's script (site/scripts/site-search.ts) loads it and searches in the browser, so search works on a plain
  * static host too.
  *
- * Labels come from the static tree (the default locale) and, for the other locales, from the build's timeseries
- * database (`data/timeseries-v1.duckdb`, table `labels`), read once, read-only. A tree without its database (a
- * copied site, a tree built elsewhere) gives the default labels only.
+ * Labels come from the static tree (the default locale) and, for the other locales, from the timeseries family's
+ * document (`<build>/site-data/timeseries.json`, made by the build from its database's `labels` table). A tree
+ * without its database (a copied site, a tree built elsewhere) has no such document: the default labels only.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { TIMESERIES_PREFIX } from '../../core/timeseries/routes.ts';
 import { staticFile } from '../../core/timeseries/static-tree.ts';
 import { COLLECTIONS, SINGULAR, type CollectionName } from '../../core/timeseries/catalogue.ts';
-import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
-import { buildFolder, hasTree, readTreeJson, treeHas } from './data.ts';
+import { hasTree, readTreeJson, siteData, treeHas } from './data.ts';
 import { radars } from './radars.ts';
 import { seriesPage, stationPage } from './timeseries.ts';
 
@@ -40,27 +37,9 @@ function hrefOf(collection: CollectionName, id: string, label: string): string {
   return `${TIMESERIES_PREFIX}/${collection}/${encodeURIComponent(id)}`;
 }
 
-/** The labels in every locale, by resource id, from the build's timeseries database; empty without one. */
-async function localeLabels(): Promise<Map<string, Map<string, string>>> {
-  const out = new Map<string, Map<string, string>>();
-  const path = join(buildFolder(), 'data', TIMESERIES_DB_FILE);
-  if (!existsSync(path)) return out;
-  // imported here: a radar-only build never loads DuckDB for its pages
-  const { openDuckDB, all } = await import('../../lib/duckdb.ts');
-  const db = await openDuckDB({ path, readOnly: true, threads: 1 });
-  const conn = await db.connect();
-  try {
-    for (const r of await all(conn, 'SELECT resource_id, locale, label FROM labels ORDER BY resource_id, locale')) {
-      const id = String(r['resource_id']);
-      let m = out.get(id);
-      if (!m) out.set(id, (m = new Map()));
-      m.set(String(r['locale']), String(r['label']));
-    }
-  } finally {
-    conn.closeSync();
-    db.closeSync();
-  }
-  return out;
+/** The labels in every locale, by resource id, from the timeseries document; empty without one. */
+function localeLabels(): Map<string, Map<string, string>> {
+  return new Map((siteData('timeseries')?.labels ?? []).map(([id, byLocale]) => [id, new Map(byLocale)]));
 }
 
 interface Member {
@@ -91,7 +70,7 @@ async function makeIndex(): Promise<SearchIndex> {
     }
   }
   if (hasTree('timeseries-v1')) {
-    const labels = await localeLabels();
+    const labels = localeLabels();
     for (const c of COLLECTIONS) {
       const rel = staticFile(`${TIMESERIES_PREFIX}/${c}`, false);
       if (!treeHas(rel)) continue;
