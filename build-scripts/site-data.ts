@@ -14,9 +14,14 @@ import { staticFile, VARIANTS } from '../core/radar/static-tree.ts';
 import { SITE_DATA_DIR, siteDataFile, type SiteDataDocuments, type SiteDataFamily } from '../core/site-data/documents.ts';
 import { TREE_INDEX, type TreeHas } from '../core/site-data/links.ts';
 import { radarActivityData, type CoverageRecord, type TransferredRecord } from '../core/site-data/radar-activity.ts';
+import { radarsData, type RadarRecord, type RadarStatus } from '../core/site-data/radars.ts';
+import { searchIndexOf, type Member } from '../core/site-data/search.ts';
+import { seriesMetaOf, stationsOf, statusesOf, type IdLabel, type Item, type ListMember, type StationFeature } from '../core/site-data/stations.ts';
+import { TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
+import { staticFile as timeseriesFile } from '../core/timeseries/static-tree.ts';
 import { timeseriesData } from '../core/site-data/timeseries.ts';
 import type { ApiName, SnapshotManifest } from '../core/snapshot/table-schema.ts';
-import type { Catalogue } from '../core/timeseries/catalogue.ts';
+import { COLLECTIONS, type Catalogue, type CollectionName } from '../core/timeseries/catalogue.ts';
 import { all, openDuckDB } from '../lib/duckdb.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 import { treeRecords } from './lib/tree-records.ts';
@@ -42,6 +47,16 @@ function treeOf(folder: string, snapshot: SnapshotManifest): Tree {
     json: <T>(rel: string) => (has(rel) ? (JSON.parse(readFileSync(path(rel), 'utf8')) as T) : undefined),
     hasApi: (api) => snapshot.apis.includes(api) && has(TREE_INDEX[api]),
   };
+}
+
+/** The radars document; undefined without the radar tree. */
+function radars(tree: Tree): SiteDataDocuments['radars'] | undefined {
+  if (!tree.hasApi('radarnet-mirror-v3')) return undefined;
+  return radarsData(
+    tree.json<RadarRecord[]>(staticFile(`${RADAR_PREFIX}/radars`, EXPANDED_JSON)) ?? [],
+    tree.json<Partial<RadarStatus>[]>(staticFile(`${RADAR_PREFIX}/metadata/radar/status`, VARIANTS[0]!)) ?? [],
+    tree.has,
+  );
 }
 
 function radarActivity(folder: string, tree: Tree): SiteDataDocuments['radar-activity'] {
@@ -83,15 +98,53 @@ async function timeseries(folder: string, tree: Tree, snapshot: SnapshotManifest
   }
 }
 
+/** The stations document; undefined without the timeseries tree. Statuses from the timeseries document's extras. */
+function stations(tree: Tree, extras: SiteDataDocuments['timeseries'] | undefined): SiteDataDocuments['stations'] | undefined {
+  if (!tree.hasApi('timeseries-v1')) return undefined;
+  const need = <T>(rel: string): T => {
+    const v = tree.json<T>(rel);
+    if (v === undefined) throw new Error(`the timeseries tree has no ${rel}`);
+    return v;
+  };
+  const series = seriesMetaOf(
+    need<ListMember[]>(timeseriesFile(`${TIMESERIES_PREFIX}/timeseries`, true)),
+    (id) => need<Item>(timeseriesFile(`${TIMESERIES_PREFIX}/timeseries/${id}`, false)),
+    tree.json<IdLabel[]>(timeseriesFile(`${TIMESERIES_PREFIX}/services`, false)) ?? [],
+  );
+  const byId = new Map(extras?.extras ?? []);
+  return {
+    series,
+    stations: stationsOf(need<StationFeature[]>(timeseriesFile(`${TIMESERIES_PREFIX}/stations`, true)), tree.has),
+    ...statusesOf(series, (id) => byId.get(id)),
+  };
+}
+
+/** The search index: the radars of the radars document, the members of each timeseries collection the tree holds. */
+function search(tree: Tree, radarsDoc: SiteDataDocuments['radars'] | undefined, ts: SiteDataDocuments['timeseries'] | undefined): SiteDataDocuments['search'] {
+  const collections: [CollectionName, Member[]][] = [];
+  if (tree.hasApi('timeseries-v1')) {
+    for (const c of COLLECTIONS) {
+      const members = tree.json<Member[]>(timeseriesFile(`${TIMESERIES_PREFIX}/${c}`, false));
+      if (members) collections.push([c, members]);
+    }
+  }
+  return searchIndexOf(radarsDoc?.radars ?? [], collections, tree.hasApi('timeseries-v1') ? (ts?.labels ?? []) : []);
+}
+
 /** Writes every family's document of the build folder (which holds build.json and the tree in site/); returns the families written. */
 export async function writeSiteData(folder: string, warn: (line: string) => void = (l) => process.stderr.write(l)): Promise<SiteDataFamily[]> {
   const info = JSON.parse(readFileSync(join(folder, 'build.json'), 'utf8')) as { snapshot: SnapshotManifest };
   const tree = treeOf(folder, info.snapshot);
   await rm(join(folder, SITE_DATA_DIR), { recursive: true, force: true });
   await mkdir(join(folder, SITE_DATA_DIR), { recursive: true });
+  const ts = await timeseries(folder, tree, info.snapshot, warn);
+  const radarsDoc = radars(tree);
   const docs: Partial<SiteDataDocuments> = {
+    radars: radarsDoc,
     'radar-activity': radarActivity(folder, tree),
-    timeseries: await timeseries(folder, tree, info.snapshot, warn),
+    timeseries: ts,
+    stations: stations(tree, ts),
+    search: search(tree, radarsDoc, ts),
   };
   const written: SiteDataFamily[] = [];
   for (const [family, doc] of Object.entries(docs) as [SiteDataFamily, unknown][]) {

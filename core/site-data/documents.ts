@@ -5,6 +5,9 @@
  * the static tree, not served.
  */
 import type { RadarActivityData } from './radar-activity.ts';
+import type { RadarsData } from './radars.ts';
+import type { SearchIndex } from './search.ts';
+import type { StationsData } from './stations.ts';
 import type { TimeseriesData } from './timeseries.ts';
 
 /** The folder of the documents in a build folder, beside build.json. */
@@ -12,8 +15,11 @@ export const SITE_DATA_DIR = 'site-data';
 
 /** Each family's document. */
 export interface SiteDataDocuments {
+  radars: RadarsData;
   'radar-activity': RadarActivityData;
   timeseries: TimeseriesData;
+  stations: StationsData;
+  search: SearchIndex;
 }
 
 export type SiteDataFamily = keyof SiteDataDocuments;

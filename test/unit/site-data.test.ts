@@ -7,7 +7,9 @@ import { RECENT } from '../../core/radar/browse-summary-file.ts';
 import { RADAR_PREFIX } from '../../core/radar/routes.ts';
 import { radarPathFiles, treeHref } from '../../core/site-data/links.ts';
 import { alarmDigest, coverageDigest, keepLatest, radarActivityData, transferCategories, type CoverageRecord, type TransferredRecord } from '../../core/site-data/radar-activity.ts';
-import { localeLabels, timeseriesData } from '../../core/site-data/timeseries.ts';
+import { radarsData, type RadarRecord } from '../../core/site-data/radars.ts';
+import { seriesMetaOf, stationsOf, statusesOf, type ListMember } from '../../core/site-data/stations.ts';
+import { localeLabels, timeseriesData, type SeriesExtras } from '../../core/site-data/timeseries.ts';
 
 const tree = (...rels: string[]) => {
   const set = new Set(rels);
@@ -160,5 +162,115 @@ describe('timeseries', () => {
 
   test('without a catalogue, no extras', () => {
     expect(timeseriesData(undefined, [])).toEqual({ extras: [], labels: [] });
+  });
+});
+
+describe('radars', () => {
+  const radar = (id: number, code: string, lat: number | null, flag = 1): RadarRecord => ({
+    id,
+    radar_code: code,
+    radar_name: `Radar ${code}`,
+    status_flag: flag,
+    geographic_position: lat === null ? null : { type: 'Point', coordinates: [10, lat] },
+    field_of_view: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] },
+    institute_name: 'Inst',
+    country_name: null,
+  });
+
+  test('slugs: the code when unique and plain, else radar-<id>; statuses named from the table, else the flag', () => {
+    const { radars, statuses } = radarsData([radar(1, 'han', 62), radar(2, 'dup', -70, 7), radar(3, 'dup', null), radar(4, 'Odd-1', 0)], [{ id: 1, status: 'operational', description: 'Running.' }], tree('radarnet/mirror/v3/radars/1.json', 'radarnet/mirror/v3/radars/1.sha1'));
+    expect(radars.map((r) => r.slug)).toEqual(['han', 'radar-2', 'radar-3', 'radar-4']);
+    expect(radars.map((r) => r.hemisphere)).toEqual(['north', 'south', 'unknown', 'north']);
+    expect(radars[0]).toMatchObject({ status: 'operational', statusDescription: 'Running.', position: [10, 62], institute: 'Inst', country: '' });
+    expect(radars[1]).toMatchObject({ status: '7', statusDescription: '' });
+    expect(radars[0]!.fieldOfView).toEqual([[0, 0], [1, 0], [1, 1], [0, 0]]);
+    expect(radars[0]!.files).toEqual([
+      { label: 'JSON', href: '/radarnet/mirror/v3/radars/1.json' },
+      { label: 'checksum report', href: '/radarnet/mirror/v3/radars/1.sha1' },
+    ]);
+    expect(radars[0]!.fields.find((f) => f.name === 'field_of_view')?.value).toBe('GeoJSON Polygon of 4 points (in the JSON file)');
+    expect(radars[0]!.fields.find((f) => f.name === 'geographic_position')?.value).toBe('10, 62 (lon, lat)');
+    expect(statuses).toEqual([{ id: 1, status: 'operational', description: 'Running.' }]);
+  });
+});
+
+describe('stations', () => {
+  const member = (id: string, station: string, service = 'srv'): ListMember => ({
+    id,
+    label: `series ${id}`,
+    station: { properties: { id: station, label: `Station ${station}` }, geometry: { coordinates: [7, 50] } },
+    parameters: {
+      service: { id: service },
+      offering: { id: 'o', label: 'O' },
+      feature: { id: 'f', label: 'F' },
+      procedure: { id: 'p', label: 'P' },
+      phenomenon: { id: 'ph', label: 'PH' },
+      category: { id: 'c', label: 'C' },
+    },
+  });
+  const intervals = [
+    { name: 'low', lower: '0', upper: '10', color: '#0f0' },
+    { name: 'high', lower: '10', color: '#f00' },
+  ];
+  const extras = (list: typeof intervals): SeriesExtras => ({ statusIntervals: list.map((i) => ({ ...i })) as SeriesExtras['statusIntervals'] });
+
+  test('series: the metadata file\'s unit and values, the service\'s label when the services list it', () => {
+    const series = seriesMetaOf([member('a', 's1'), member('b', 's1', 'other')], (id) => ({ uom: id === 'a' ? 'm' : 'cm', lastValue: { timestamp: 1, value: 12 } }), [{ id: 'srv', label: 'Service' }]);
+    expect(series[0]).toMatchObject({ id: 'a', uom: 'm', station: { id: 's1', label: 'Station s1', lon: 7, lat: 50 }, service: { id: 'srv', label: 'Service' }, refValues: [] });
+    expect(series[1]!.service).toEqual({ id: 'other' });
+  });
+
+  test('statuses: the interval of the last value; a station takes its most severe series\'; none without intervals', () => {
+    const series = seriesMetaOf([member('a', 's1'), member('b', 's1'), member('c', 's2')], (id) => ({ uom: 'm', lastValue: { timestamp: 1, value: id === 'b' ? 12 : 3 } }), []);
+    const byId: Record<string, SeriesExtras> = { a: extras(intervals), b: extras(intervals) };
+    const { seriesStatus, stationStatus } = statusesOf(series, (id) => byId[id]);
+    expect(seriesStatus.map(([id, s]) => [id, s?.name ?? null])).toEqual([
+      ['a', 'low'],
+      ['b', 'high'],
+      ['c', null],
+    ]);
+    expect(stationStatus.map(([id, s]) => [id, s?.name ?? null])).toEqual([
+      ['s1', 'high'],
+      ['s2', null],
+    ]);
+  });
+
+  test('stations: each series linked, its data only when the tree holds it; the first series\' service is the marker kind', () => {
+    const [st] = stationsOf(
+      [{ properties: { id: 's 1', label: 'S', timeseries: { ts_1: { phenomenon: { label: 'Level' }, service: { id: 'srv' } }, ts_2: {} } }, geometry: null }],
+      tree('api/v1/timeseries/ts_1/getData.json'),
+    );
+    expect(st).toMatchObject({ id: 's 1', lon: undefined, href: '/api/v1/stations/s%201.json', service: { id: 'srv', label: 'srv' } });
+    expect(st!.series).toEqual([
+      { id: 'ts_1', label: 'Level', page: '/browse/timeseries/ts_1/', href: '/api/v1/timeseries/ts_1.json', dataHref: '/api/v1/timeseries/ts_1/getData.json' },
+      { id: 'ts_2', label: 'ts_2', page: '/browse/timeseries/ts_2/', href: '/api/v1/timeseries/ts_2.json', dataHref: undefined },
+    ]);
+  });
+});
+
+describe('search', () => {
+  test('radars, then each collection\'s members by kind, label, id; other locales\' labels as other texts, once each', async () => {
+    const { searchIndexOf } = await import('../../core/site-data/search.ts');
+    const { radars } = radarsData([{ id: 1, radar_code: 'han', radar_name: 'Hankasalmi', status_flag: 1, institute_name: 'Univ', country_name: 'Finland' }], [], tree());
+    const index = searchIndexOf(
+      radars,
+      [
+        ['timeseries', [{ id: 'ts_b', label: 'Bonn water' }, { id: 'ts_a', label: 'Aachen air' }]],
+        ['stations', [{ properties: { id: 'st 1', label: 'Köln' } }, { id: 'nolabel' }]],
+        ['phenomena', [{ id: 'ph', label: 'Level & flow' }]],
+      ],
+      [
+        ['ts_a', [['de', 'Aachen Luft'], ['fr', 'Aachen air']]],
+        ['st 1', [['de', 'Köln'], ['en', 'Cologne'], ['fr', 'Cologne']]],
+      ],
+    );
+    expect(index.locales).toEqual(['de', 'en', 'fr']);
+    expect(index.entries).toEqual([
+      ['radar', 'han', 'Hankasalmi (han)', '/browse/radars/han/', ['han', 'Hankasalmi', 'Univ', 'Finland']],
+      ['timeseries', 'ts_a', 'Aachen air', '/browse/timeseries/ts_a/', ['Aachen Luft']],
+      ['timeseries', 'ts_b', 'Bonn water', '/browse/timeseries/ts_b/', []],
+      ['station', 'st 1', 'Köln', '/browse/stations/st%201/', ['Cologne']],
+      ['phenomenon', 'ph', 'Level & flow', '/browse/timeseries/?q=Level%20%26%20flow', []],
+    ]);
   });
 });
