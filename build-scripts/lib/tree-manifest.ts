@@ -14,7 +14,6 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { run, sqlString, streamKeyedText } from '../../lib/duckdb.ts';
@@ -43,7 +42,7 @@ export interface ManifestResult {
  *
  * Memory stays bounded whatever the tree's size (a year's tree is 7.4 million files; docs/tree-manifest.md): the
  * files come from DuckDB sorted by path (its sort spills past the build's memory limit), each chunk's lines are
- * written as soon as its unknown files are hashed, and only the hashed files' SHA-256s are kept (appended to a
+ * written as soon as its unknown files are read and hashed, and only the hashed files' SHA-256s are kept (appended to a
  * table DuckDB may spill); this build's `tree-sha256.parquet` is then the base's rows joined again with them, in
  * one COPY. Nothing of the tree is held in JS beyond one chunk.
  */
@@ -69,8 +68,7 @@ export async function writeTreeManifest(conn: DuckDBConnection, recorderConn: Du
       const texts = batch.texts as string[];
       const todo: number[] = [];
       for (let i = 0; i < texts.length; i++) if (batch.keys[i] === 1n) todo.push(i);
-      // a few reads at once (node's thread pool) while the disk answers
-      const sums = await Promise.all(todo.map(async (i) => createHash('sha256').update(await readFile(join(site, texts[i]!))).digest('hex')));
+      const sums = todo.map((i) => createHash('sha256').update(readFileSync(join(site, texts[i]!))).digest('hex'));
       let text = '';
       let next = 0;
       for (let i = 0; i < texts.length; i++) {
