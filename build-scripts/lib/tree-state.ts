@@ -7,7 +7,8 @@
  *
  * Two kinds of rows:
  * - `id` (tree-state.parquet): the radar catalogue's id files (millions on a large catalogue), by route and
- *   variant (`tag`: its paths are `prefix || k || suffix`) and key (`k`), with the first 64 bits of the file's
+ *   variant (`tag`, the number of the tag named by the route's path and the variant, core/tree/tags.ts: its paths
+ *   are `prefix || k || suffix`) and key (`k`), with the first 64 bits of the file's
  *   MD5 (`h`) and its size: four numbers a row, so that millions of rows load, join and save in a fraction of a
  *   second (paths and hex MD5s cost 2 s to load, 3.4 s to join and 3.8 s to save at 7.4 million rows). Over a
  *   base tree they are hashed in SQL without leaving DuckDB (build-scripts/radar/write-tree.ts), and only the
@@ -26,15 +27,24 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { KEYS_PER_CUT, type Cut, type Piece } from '../../core/tree/plan.ts';
+import { tagId } from '../../core/tree/tags.ts';
 import { all, run, sqlString } from '../../lib/duckdb.ts';
-import type { FileStamp, Piece, TreeWriter } from './tree-writer.ts';
+import type { CollectionsPhase, FreshIdFiles, HashingIdFiles, IdFileChanges, IdFileRecorder, IdFileTagState, KeysCompared } from './tree-phases.ts';
+import type { FileStamp, TreeWriter } from './tree-writer.ts';
+
+export { KEYS_PER_CUT };
 
 export const TREE_STATE_FILE = 'tree-state.parquet';
 const TREE_KEYS_FILE = 'tree-keys.parquet';
 const TREE_FILES_FILE = 'tree-files.parquet';
 const TREE_STATE_META = 'tree-state.json';
-/** Raise when what a state row means changes: a base of another version is not reused. */
-const TREE_STATE_VERSION = 3;
+/**
+ * Raise when what a state row means changes: a base of another version is not reused (hasTreeState says no, so
+ * the build starts from an empty folder). 4: tags named by route path and variant (core/tree/tags.ts); 3 numbered
+ * them by position in RADAR_ROUTES.
+ */
+const TREE_STATE_VERSION = 4;
 
 /** The tables of the build's in-memory database that hold the base state and the new one, and their keys' fingerprints. */
 const BASE = 'memory.main.tree_base';
@@ -76,6 +86,7 @@ interface TagState {
 
 interface TreeStateMeta {
   version: number;
+  /** By tag name (core/tree/tags.ts): its rows' `tag` is tagId(name). */
   tags: Record<string, TagState>;
   /** Each collection file by path (write-tree.ts writeCollection): its signature, cuts and pieces. */
   collections: Record<string, CollectionState>;
@@ -92,13 +103,10 @@ interface TreeStateMeta {
  */
 export interface CollectionState {
   signature: string;
-  cuts: [string, number][];
+  cuts: Cut[];
   pieces: Piece[];
   stamp: FileStamp;
 }
-
-/** Keys per block of a collection file (its cuts). */
-export const KEYS_PER_CUT = 1024n;
 
 function readMeta(folder: string): TreeStateMeta | undefined {
   try {
@@ -123,7 +131,7 @@ export function forgetTreeState(folder: string): void {
 
 /** `(tag, prefix, suffix)` rows of tags, as SQL. */
 function tagPathsSql(tags: Record<string, TagState>): string {
-  const rows = Object.entries(tags).map(([tag, t]) => `(${Number(tag)}, ${sqlString(t.prefix)}, ${sqlString(t.suffix)})`);
+  const rows = Object.entries(tags).map(([tag, t]) => `(${tagId(tag)}, ${sqlString(t.prefix)}, ${sqlString(t.suffix)})`);
   return rows.length ? `(VALUES ${rows.join(', ')}) AS p(tag, prefix, suffix)` : '(SELECT NULL::INTEGER AS tag, NULL::VARCHAR AS prefix, NULL::VARCHAR AS suffix WHERE false) p';
 }
 
@@ -194,14 +202,14 @@ export class TreeState {
   /**
    * Records the fingerprint of every key of resource `res`: `table`'s rows grouped by `id`, each row hashed whole
    * (every column) and the hashes summed (in 128 bits: no overflow, and the rows' order, given by their columns,
-   * does not matter). Call for every resource before addIdFiles; then changedKeys compares them with the base.
+   * does not matter). For every resource, then compareKeys (fingerprintKeys, the first phase: tree-phases.ts).
    */
-  async addKeys(res: string, table: string): Promise<void> {
+  private async addKeys(res: string, table: string): Promise<void> {
     await run(this.conn, `INSERT INTO ${NEW_KEYS} SELECT ${sqlString(res)}, id, sum(CAST(hash(r) AS HUGEINT)) FROM ${table} r GROUP BY id`);
   }
 
   /** After every addKeys: the keys whose records differ from the base's, or that one of the two lacks. */
-  async compareKeys(): Promise<void> {
+  private async compareKeys(): Promise<void> {
     await run(
       this.conn,
       `CREATE OR REPLACE TABLE ${CHANGED_KEYS} AS
@@ -211,13 +219,60 @@ export class TreeState {
     );
   }
 
+  /**
+   * The first phase of the radar id files: fingerprints every key of each resource (`table`: its rows) and compares
+   * them with the base's.
+   */
+  async fingerprintKeys(resources: readonly { res: string; table: string }[]): Promise<KeysCompared> {
+    for (const r of resources) await this.addKeys(r.res, r.table);
+    await this.compareKeys();
+    return { registerTags: (tags) => this.registerTags(tags) };
+  }
+
+  private async registerTags(tags: readonly IdFileTagState[]): Promise<HashingIdFiles | FreshIdFiles> {
+    const names = new Map<number, string>();
+    for (const t of tags) {
+      const other = names.get(tagId(t.tag));
+      if (other !== undefined) throw new Error(`tree state: tags ${other} and ${t.tag} have the same number`);
+      names.set(tagId(t.tag), t.tag);
+    }
+    const reusable = new Set(tags.filter((t) => this.reusable(t.tag, t.signature, t.prefix, t.suffix)).map((t) => t.tag));
+    const collections: CollectionsPhase = { addCollection: (path, state) => this.addCollection(path, state) };
+    if (!this.overBase) {
+      return {
+        kind: 'fresh',
+        ...collections,
+        idFileRecorder: (tag) => this.idFileRecorder(tag),
+        addLinkedIdFiles: (tag, from) => this.addLinkedIdFiles(tag, from, false),
+        idKeysSql: (tag) => this.idKeysSql(tag),
+      };
+    }
+    await this.keepUnchangedIdFiles(tags.filter((t) => reusable.has(t.tag)));
+    return {
+      kind: 'hashing',
+      reusable,
+      changedKeysOfSql: (res) => this.changedKeysOfSql(res),
+      addIdFiles: (tag, contentSql) => this.addIdFiles(tag, contentSql),
+      addLinkedIdFiles: (tag, from) => this.addLinkedIdFiles(tag, from, reusable.has(tag)),
+      compareIdFiles: async () => ({
+        kind: 'compared',
+        ...collections,
+        changes: await this.compareIdFiles(),
+        changedKeysSql: (tag) => this.changedKeysSql(tag),
+        idKeysSql: (tag) => this.idKeysSql(tag),
+        changedBlocks: (res) => this.changedBlocks(res),
+        collectionBase: (path, signature) => this.collectionBase(path, signature),
+      }),
+    };
+  }
+
   /** The SQL of this build's key fingerprints (`res`, `k`, `fp`), until finish() ends. */
   keysSql(): string {
     return `SELECT res, k, fp FROM ${NEW_KEYS}`;
   }
 
   /** The SQL of the changed keys of resource `res` (compareKeys), for `WHERE k IN (…)`. */
-  changedKeysOfSql(res: string): string {
+  private changedKeysOfSql(res: string): string {
     return `SELECT k FROM ${CHANGED_KEYS} WHERE res = ${sqlString(res)}`;
   }
 
@@ -225,7 +280,7 @@ export class TreeState {
    * Records tag `tag`: its files are `prefix || k || suffix`, made with `signature`. True when the base's files of
    * the tag may stand for this build's wherever their key's records are unchanged (the same signature).
    */
-  reusable(tag: number, signature: string, prefix: string, suffix: string): boolean {
+  private reusable(tag: string, signature: string, prefix: string, suffix: string): boolean {
     this.meta.tags[String(tag)] = { signature, prefix, suffix };
     return this.overBase && this.baseMeta.tags[String(tag)]?.signature === signature;
   }
@@ -235,13 +290,13 @@ export class TreeState {
    * frame): where no key of its resource changed, the base's file is this build's; else this build's file keeps
    * the base's bytes of every block without a changed key (changedBlocks).
    */
-  collectionBase(path: string, signature: string): CollectionState | undefined {
+  private collectionBase(path: string, signature: string): CollectionState | undefined {
     const base = this.baseMeta.collections[path];
     return this.overBase && base?.signature === signature && base.stamp !== undefined ? base : undefined;
   }
 
   /** Records a collection file of this build, for the next one. */
-  addCollection(path: string, state: CollectionState): void {
+  private addCollection(path: string, state: CollectionState): void {
     this.meta.collections[path] = state;
   }
 
@@ -249,7 +304,7 @@ export class TreeState {
    * The blocks (`k / KEYS_PER_CUT`) of the keys of `res` whose records changed from the base (after compareKeys):
    * new, removed or other records; ascending.
    */
-  async changedBlocks(res: string): Promise<bigint[]> {
+  private async changedBlocks(res: string): Promise<bigint[]> {
     const rows = await all(this.conn, {
       sql: `SELECT DISTINCT CAST(k // ${KEYS_PER_CUT} AS VARCHAR) AS b, k // ${KEYS_PER_CUT} AS o FROM ${CHANGED_KEYS} WHERE res = $res ORDER BY o`,
       params: { res },
@@ -261,28 +316,29 @@ export class TreeState {
    * The base's rows of the tags `reusable` said yes to (`tags`: each with its resource) stand for this build's,
    * for the keys whose records did not change: they stay in the base's table (KEPT_ROWS), never copied.
    */
-  async keepUnchangedIdFiles(tags: { tag: number; res: string }[]): Promise<void> {
+  private async keepUnchangedIdFiles(tags: { tag: string; res: string }[]): Promise<void> {
     if (tags.length === 0) return;
-    await run(this.conn, `INSERT INTO ${KEPT_TAGS} VALUES ${tags.map((t) => `(${Number(t.tag)}, ${sqlString(t.res)})`).join(', ')}`);
+    await run(this.conn, `INSERT INTO ${KEPT_TAGS} VALUES ${tags.map((t) => `(${tagId(t.tag)}, ${sqlString(t.res)})`).join(', ')}`);
   }
 
   /**
    * Adds the `id` files of one route and variant: `contentSql` yields `(k, c)`, a key and the file's whole
    * text. `tag` names the route and variant (reusable recorded its paths).
    */
-  async addIdFiles(tag: number, contentSql: { sql: string; params: Record<string, unknown> }): Promise<void> {
-    await this.conn.run(`INSERT INTO ${NEW} SELECT ${Number(tag)}, k, ${digestSql('c')}, strlen(c) FROM (${contentSql.sql})`, contentSql.params as never);
+  private async addIdFiles(tag: string, contentSql: { sql: string; params: Record<string, unknown> }): Promise<void> {
+    await this.conn.run(`INSERT INTO ${NEW} SELECT ${tagId(tag)}, k, ${digestSql('c')}, strlen(c) FROM (${contentSql.sql})`, contentSql.params as never);
   }
 
   /**
    * Records `id` files written without a comparison (a build into an empty folder writes them all, hashing
    * each as it writes instead of in a pass of its own): an appender for rows of one tag. `md5`: the file's.
    */
-  async idFileRecorder(tag: number): Promise<{ add(k: bigint, md5: Buffer, bytes: number): void; close(): void }> {
+  private async idFileRecorder(tag: string): Promise<IdFileRecorder> {
+    const id = tagId(tag);
     const appender = await this.recorderConn.createAppender('tree_new', 'main', 'memory');
     return {
       add(k, md5, bytes) {
-        appender.appendInteger(tag);
+        appender.appendInteger(id);
         appender.appendBigInt(k);
         appender.appendUBigInt(idFileDigest(md5));
         appender.appendBigInt(BigInt(bytes));
@@ -296,13 +352,13 @@ export class TreeState {
    * Adds the `id` files of tag `from` under tag `tag`: the same files under other names (hard links). Of a kept
    * tag (keepUnchangedIdFiles), only those of changed keys; else all of them.
    */
-  async addLinkedIdFiles(tag: number, from: number, kept: boolean): Promise<void> {
-    await run(this.conn, `INSERT INTO ${NEW} SELECT ${Number(tag)}, k, h, bytes FROM ${kept ? NEW : ALL_ID_ROWS} WHERE tag = ${Number(from)}`);
+  private async addLinkedIdFiles(tag: string, from: string, kept: boolean): Promise<void> {
+    await run(this.conn, `INSERT INTO ${NEW} SELECT ${tagId(tag)}, k, h, bytes FROM ${kept ? NEW : ALL_ID_ROWS} WHERE tag = ${tagId(from)}`);
   }
 
   /** The SQL of every key of a tag whose rows are all this build's own (none kept). */
-  idKeysSql(tag: number): string {
-    return `SELECT k FROM ${NEW} WHERE tag = ${Number(tag)}`;
+  private idKeysSql(tag: string): string {
+    return `SELECT k FROM ${NEW} WHERE tag = ${tagId(tag)}`;
   }
 
   /**
@@ -310,10 +366,10 @@ export class TreeState {
    * writes those (all of a tag when its count equals the tag's total, as in a build into an empty folder).
    * Rows compare by key within a tag whose paths are the base's too.
    */
-  async compareIdFiles(): Promise<Map<number, { changed: number; total: number }>> {
+  private async compareIdFiles(): Promise<Map<string, IdFileChanges>> {
     const same = Object.keys(this.meta.tags)
       .filter((tag) => this.samePaths(tag))
-      .map((tag) => `(${Number(tag)})`);
+      .map((tag) => `(${tagId(tag)})`);
     await run(this.conn, `CREATE OR REPLACE TABLE ${SAME_PATHS} (tag INTEGER)`);
     if (same.length) await run(this.conn, `INSERT INTO ${SAME_PATHS} VALUES ${same.join(', ')}`);
     await run(
@@ -329,7 +385,8 @@ export class TreeState {
        FROM (SELECT tag, count(*) AS total FROM ${ALL_ID_ROWS} GROUP BY tag) t
        LEFT JOIN (SELECT tag, count(*) AS changed FROM ${CHANGED_FILES} GROUP BY tag) c USING (tag)`,
     );
-    return new Map(rows.map((r) => [Number(r['tag']), { changed: Number(r['changed']), total: Number(r['total']) }]));
+    const names = new Map(Object.keys(this.meta.tags).map((tag) => [tagId(tag), tag]));
+    return new Map(rows.map((r) => [names.get(Number(r['tag']))!, { changed: Number(r['changed']), total: Number(r['total']) }]));
   }
 
   /** True when the base gave tag `tag` the paths this build gives it. */
@@ -339,8 +396,8 @@ export class TreeState {
   }
 
   /** The SQL of the changed keys of a tag, for `WHERE k IN (…)`. */
-  changedKeysSql(tag: number): string {
-    return `SELECT k FROM ${CHANGED_FILES} WHERE tag = ${Number(tag)}`;
+  private changedKeysSql(tag: string): string {
+    return `SELECT k FROM ${CHANGED_FILES} WHERE tag = ${tagId(tag)}`;
   }
 
   /** Files and bytes of the tree so far: the `id` rows and what the writer has put. */

@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, ftruncateSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Piece } from '../../core/tree/plan.ts';
 import { BackgroundWrites } from './background-writes.ts';
 import type { Progress } from './progress.ts';
 
@@ -53,11 +54,8 @@ function stampOf(st: { size: bigint; mtimeNs: bigint; ino: bigint }): FileStamp 
   return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ino: String(st.ino) };
 }
 
-/**
- * A piece of a file written piece by piece: its bytes up to `end`, from the previous piece's end (or 0),
- * have this MD5.
- */
-export type Piece = [end: number, md5: string];
+/** A piece of a file written piece by piece (core/tree/plan.ts, whose collection plans cut files into pieces). */
+export type { Piece };
 
 /**
  * A file of the tree written piece by piece (TreeWriter.open, continueBase). `mark` ends a piece at the

@@ -45,7 +45,11 @@ test('recording id files while their query streams leaves the stream whole (the 
   const recorderConn = await db.connect();
   try {
     const state = await TreeState.open(conn, recorderConn, undefined);
-    const recorder = await state.idFileRecorder(1);
+    // into an empty folder: the tree state's phases lead to the recorder of a tag's files
+    const keys = await state.fingerprintKeys([]);
+    const files = await keys.registerTags([{ tag: '/things/:id.json', res: 'things', signature: 's', prefix: 'things/', suffix: '.json' }]);
+    if (files.kind !== 'fresh') throw new Error('a tree state without a base hashes no id files');
+    const recorder = await files.idFileRecorder('/things/:id.json');
     // more rows than an appender holds before it flushes (a 240-day build stopped at 208,896)
     const rows = 400_000;
     let n = 0;

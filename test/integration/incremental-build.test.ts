@@ -216,4 +216,28 @@ describe('incremental builds', () => {
     const fullEdited = await build({ snapshot: edited, out: join(work, 'full-first-block'), quiet: true, full: true, history: false });
     sameBytes(readTree(over.folder), readTree(fullEdited.folder));
   }, 300_000);
+
+  test('a base whose tree state numbers its tags by position (version 3, before tags were named) is no base: a full build', async () => {
+    // every build kept beside the served one gets the state an older snapcat wrote: its tags by position in the route table
+    const builds = `${out()}.builds`;
+    for (const entry of readdirSync(builds)) {
+      const file = join(builds, entry, 'tree-state.json');
+      const meta = JSON.parse(readFileSync(file, 'utf8')) as { version: number; tags: Record<string, unknown> };
+      expect(meta.version).toBe(4);
+      expect(Object.keys(meta.tags)).toContain('/files/:id.json');
+      const old = { ...meta, version: 3, tags: Object.fromEntries(Object.values(meta.tags).map((t, i) => [String(i), t])) };
+      writeFileSync(file, JSON.stringify(old) + '\n');
+    }
+    const snapshot = join(work, 'snapshot-3d-first-block');
+    const again = await build({ snapshot, out: out(), quiet: true, recycleAfterMs: 0, history: false });
+    expect(again.base).toBeUndefined();
+    const tree = readTree(again.folder);
+    expect(again.stats['tree files written']).toBe(tree.size);
+    sameBytes(tree, readTree(join(work, 'full-first-block')));
+    // and its own state is the new one: the next build starts from it
+    expect((JSON.parse(readFileSync(join(again.folder, 'tree-state.json'), 'utf8')) as { version: number }).version).toBe(4);
+    const next = await build({ snapshot, out: out(), quiet: true, history: false });
+    expect(next.base?.how).toBe('linked');
+    expect(next.stats['tree files written']).toBe(0);
+  }, 300_000);
 });
