@@ -91,7 +91,10 @@ export async function benchIncremental(days: number, log: (line: string) => void
   for (const o of [out, fullOut]) removeOutput(o);
   const timed = async (what: string, opts: Parameters<typeof build>[0]) => {
     execFileSync('sync');
-    const r = await build({ ...opts, quiet: true });
+    // history: false, as in test/integration/incremental-build.test.ts: these builds compare trees of one snapshot
+    // built with different pasts, and snapshots.json and the feeds record the past (the 42 files that differed);
+    // the history's own cost is the changes section's (bench/changes.ts)
+    const r = await build({ ...opts, quiet: true, history: false });
     log(`  ${what}: ${r.seconds.toFixed(1)} s, ${r.stats['tree files written']} written, ${r.stats['tree files kept']} kept, ${r.stats['tree files removed']} removed (${JSON.stringify(r.phases, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(1)) : v))})`);
     return r;
   };
