@@ -15,7 +15,13 @@ import { median, percentile } from './stats.ts';
 
 export interface ChangesFigures {
   days: number;
+  /** The N-day catalogue built into an empty folder, and the next day built over it; each with its peak RSS (MB). */
+  first: BuildResult;
   daily: BuildResult;
+  firstPeakRssMb: number;
+  dailyPeakRssMb: number;
+  /** Seconds of the first (full) build's downloads phases (downloads.ts). */
+  downloadsSeconds: number;
   /** Seconds of the daily build's change set and history files, and of its feeds. */
   historySeconds: number;
   feedsSeconds: number;
@@ -39,6 +45,23 @@ async function timed(url: string, rounds: number): Promise<{ ms: number[]; text:
   return { ms, text };
 }
 
+/** `f` with the process's resident memory sampled every 100 ms: its result and the highest RSS seen (MB). */
+async function sampledRss<T>(f: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
+  try {
+    const result = await f();
+    return { result, peakMb: Math.max(peak, process.memoryUsage.rss()) / 1e6 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Seconds of the phases whose name starts with `prefix` (the downloads are one phase per table). */
+export function phaseSeconds(r: BuildResult, prefix: string): number {
+  return Object.entries(r.phases).reduce((s, [k, v]) => (k.startsWith(prefix) ? s + v : s), 0);
+}
+
 export async function benchChanges(days: number, log: (l: string) => void): Promise<ChangesFigures> {
   const from = '2023-01-01';
   const [before, after] = [await radarSnapshot(from, days), await radarSnapshot(from, days + 1)];
@@ -46,10 +69,10 @@ export async function benchChanges(days: number, log: (l: string) => void): Prom
   rmSync(out, { recursive: true, force: true });
   rmSync(`${out}.builds`, { recursive: true, force: true });
   log(`building the ${days}-day catalogue (no site, no charts) ...`);
-  const first = await build({ snapshot: before, out, quiet: true, site: false, charts: false });
-  log(`  ${first.seconds.toFixed(1)} s; the next day over it ...`);
-  const daily = await build({ snapshot: after, out, quiet: true, site: false, charts: false });
-  log(`  ${daily.seconds.toFixed(1)} s; history ${daily.phases['snapshot history']?.toFixed(2)} s, feeds ${daily.phases['feeds']?.toFixed(2)} s`);
+  const { result: first, peakMb: firstPeakRssMb } = await sampledRss(() => build({ snapshot: before, out, quiet: true, site: false, charts: false }));
+  log(`  ${first.seconds.toFixed(1)} s, peak RSS ${firstPeakRssMb.toFixed(0)} MB; ${JSON.stringify(first.phases)}; the next day over it ...`);
+  const { result: daily, peakMb: dailyPeakRssMb } = await sampledRss(() => build({ snapshot: after, out, quiet: true, site: false, charts: false }));
+  log(`  ${daily.seconds.toFixed(1)} s, peak RSS ${dailyPeakRssMb.toFixed(0)} MB; ${JSON.stringify(daily.phases)}; history ${daily.phases['snapshot history']?.toFixed(2)} s, feeds ${daily.phases['feeds']?.toFixed(2)} s`);
   const since = (JSON.parse(readFileSync(join(before, 'snapshot.json'), 'utf8')) as { name: string }).name;
   const s = await serve({ build: out, port: 0, host: '127.0.0.1' });
   try {
@@ -59,7 +82,11 @@ export async function benchChanges(days: number, log: (l: string) => void): Prom
     const checksum = await timed(`${url}&contentType=checksumReport`, 200);
     return {
       days,
+      first,
       daily,
+      firstPeakRssMb,
+      dailyPeakRssMb,
+      downloadsSeconds: phaseSeconds(first, 'downloads'),
       historySeconds: daily.phases['snapshot history'] ?? NaN,
       feedsSeconds: daily.phases['feeds'] ?? NaN,
       entries: (JSON.parse(json.text) as unknown[]).length,

@@ -13,7 +13,6 @@ import { chartLanguage, type ChartRequest } from '../core/timeseries/chart-reque
 import { intervalSpan } from '../core/timeseries/prerender.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { resolveChromium } from '../lib/chromium.ts';
-import { fileSeriesSource } from '../lib/series-file.ts';
 import { serve } from '../server/main.ts';
 import { median } from './stats.ts';
 
@@ -46,7 +45,7 @@ export async function runChartBenchmarks(work: string, log: (l: string) => void)
     const all = cat.timeseries.map((_, k) => k);
     const renderAll = async (ks: number[], renderer: () => Promise<{ r: ChartRenderer; done: () => Promise<void> }>, parallel: number) => {
       let next = 0;
-      const source = fileSeriesSource(ts.series);
+      const source = ts.series.source;
       await Promise.all(Array.from({ length: parallel }, async () => {
         while (next < ks.length) {
           const doc = await chartDocument(cat, source, request(ks[next++]!));

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { build } from '../build-scripts/build.ts';
 import { RADAR_DB_FILE } from '../lib/radar-catalogue.ts';
 import { all, openDuckDB } from '../lib/duckdb.ts';
-import { seriesFileCurrent } from '../lib/series-file.ts';
+import { seriesStoreCurrent } from '../lib/series-segments.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { startEndpointProcess, WORK } from './radar.ts';
 import { runSampled, treeRssMb } from './stats.ts';
@@ -237,7 +237,7 @@ export async function timeseriesEndpointMemory(buildDir: string, rounds: number,
 /** The Timeseries API build to page through: the timeseries bench's (100,000 stations) when there, else a 14-day demo. */
 export async function timeseriesBuild(log: (l: string) => void): Promise<string> {
   const bench = join(ROOT, '.cache', 'bench-timeseries', 'dist');
-  const current = (dist: string) => existsSync(join(dist, 'build.json')) && seriesFileCurrent(join(dist, 'data'));
+  const current = (dist: string) => existsSync(join(dist, 'build.json')) && seriesStoreCurrent(join(dist, 'data'));
   if (current(bench)) return realpathSync(bench);
   const out = join(WORK, 'memory-timeseries');
   if (!current(out)) {

@@ -6,17 +6,23 @@
  * processes and, apart, of their browser.
  *
  * Then the goodput scenarios (wrk, /usr/bin/wrk or Debian's package): the one-hour `/files` query alone, and a
- * mixed load (tree files, live radar queries, getData, charts), each at 1×, 2× and 4× the saturating concurrency
- * (the smallest of 4, 8, 16, 32, 64 connections whose good answers per second reach 90% of the best of them), each
- * run twice: good answers/s, 503/s, median and p99 of good answers (a probe client asking one at a time beside
- * wrk, whose own latency figures mix good answers with refusals), peak RSS of the endpoint, and goodput at 4× over
- * the peak. And four slow readers (40 KB/s) of `/files?distinct=true&expanded=true&contentType=csv` with one-hour
+ * mixed load (tree files, live radar queries, GET and POST getData, PNG charts). Every live request is distinct (a
+ * random second of the 30 days, a random series, a random chart width, per wrk thread its own random sequence), so
+ * none is answered from the held answers (server/answer-cache.ts): the one-hour scenario measures DuckDB queries.
+ * The saturating concurrency: connections doubling from 2 until two steps in a row gain less than 5% over the best
+ * before them (or 512, a gate's waiting cap); the smallest that reached 90% of the best. Then 1×, 2× and 4× that, back to back, in three rounds
+ * (alternating order): good answers/s, 503/s (and any 503 without Retry-After), median and p99 of good answers (a
+ * probe client asking one distinct one-hour query at a time beside wrk, whose own latency figures mix good answers
+ * with refusals), admission waits and refusals per gate (the endpoint's /metrics before and after), peak RSS of the
+ * endpoint, and wrk's own CPU share (its headroom); goodput at 4× over the best of its round, and over the best of
+ * every run. And four slow readers (40 KB/s) of `/files?distinct=true&expanded=true&contentType=csv` with one-hour
  * queries asked meanwhile: how long those waited.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { build } from '../build-scripts/build.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { freePort } from '../test/helpers/nginx.ts';
@@ -107,27 +113,44 @@ export async function runOverloadBench(log: (l: string) => void = () => {}): Pro
 
 // ---------- goodput under overload ----------
 
+export interface GateFigures {
+  /** Admissions that had to wait their turn, refusals, and the mean wait of the queued ones (ms), in one run. */
+  queued: number;
+  refused: number;
+  meanQueuedWaitMs: number;
+}
+
 export interface LoadRun {
   connections: number;
   goodPerS: number;
   refusedPerS: number;
   /** Answers neither 2xx nor 503, and socket errors, per second. */
   otherPerS: number;
+  /** 503s without a Retry-After header (wrk's Lua counts them): a refusal must always say when to come back. */
+  refusedWithoutRetryAfter: number;
   /** Good answers' latency as a probe beside wrk saw it, ms. */
   goodMedianMs: number;
   goodP99Ms: number;
   peakRssMb: number;
+  /** wrk's own CPU (user + system) over the run's wall time, per wrk thread: its headroom is 1 minus this. */
+  wrkBusy: number;
+  /** By gate (duckdb, bulk, render): from the endpoint's /metrics before and after the run. */
+  gates: Record<string, GateFigures>;
 }
 
 export interface GoodputScenario {
   name: string;
   saturating: number;
-  /** Good answers/s at each tried concurrency (finding the saturating one). */
+  /** Good answers/s at each tried concurrency (finding the saturating one), doubling until goodput stops rising. */
   search: { connections: number; goodPerS: number }[];
   /** 1×, 2×, 4× the saturating concurrency, each twice. */
   runs: LoadRun[];
-  /** Good answers/s at 4× over the best of all runs, per round. */
+  /** The best good answers/s of the search and the runs. */
+  peak: number;
+  /** Per round: good answers/s at 4× over the best of that round's 1×, 2× and 4× (run back to back). */
   ratios: number[];
+  /** Per round: good answers/s at 4× over `peak` (the best of every run, the search's included). */
+  ratiosToPeak: number[];
 }
 
 export interface SlowReaderResult {
@@ -140,18 +163,43 @@ export interface SlowReaderResult {
 }
 
 const RUN_SECONDS = 6;
+/** Rounds of 1×, 2× and 4× per scenario. */
+const ROUNDS = 3;
+/** The search doubles the connections from 2 until two steps in a row gain less than this over the best before. */
+const RISING = 1.05;
+/**
+ * The search's last step: 512 connections, a gate's waiting cap. Past it a gate refuses at once, and connections
+ * only queue in node's event loop and the kernel's accept backlog (the mixed load's tree files and getData have no
+ * gate): 4× is then up to 2,048 connections.
+ */
+const MAX_CONNECTIONS = 512;
 
-/** wrk over a Lua script for `seconds` at `connections`; its counts, and a probe's good-answer latencies meanwhile. */
-async function wrkRun(bin: string, base: string, script: string, connections: number, seconds: number, probe: string, pid: number): Promise<LoadRun> {
+/** The admission figures of /metrics: per gate, queued and refused counts and the summed wait. */
+async function gateCounters(base: string): Promise<Record<string, { queued: number; refused: number; waitSum: number; waitCount: number }>> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const out: Record<string, { queued: number; refused: number; waitSum: number; waitCount: number }> = {};
+  for (const gate of ['duckdb', 'bulk', 'render']) {
+    const num = (name: string) => Number(new RegExp(`^${name}\\{gate="${gate}"\\} (\\S+)`, 'm').exec(text)?.[1] ?? 0);
+    out[gate] = { queued: num('snapcat_admission_queued_total'), refused: num('snapcat_admission_refused_total'), waitSum: num('snapcat_admission_wait_seconds_sum'), waitCount: num('snapcat_admission_wait_seconds_count') };
+  }
+  return out;
+}
+
+/**
+ * wrk over a Lua script for `seconds` at `connections`; its counts, wrk's own CPU time (bash's `times` after it),
+ * a probe's good-answer latencies meanwhile (`probe(i)`: the i-th probe path) and the gates' figures.
+ */
+async function wrkRun(bin: string, base: string, script: string, connections: number, seconds: number, probe: (i: number) => string, pid: number): Promise<LoadRun> {
+  const before = await gateCounters(base);
   let peakRssMb = 0;
   const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, endpointRss(pid).rssMb)), 100);
   const latencies: number[] = [];
   let probing = true;
   const prober = (async () => {
-    while (probing) {
+    for (let i = 0; probing; i++) {
       const t0 = performance.now();
       const status = await new Promise<number>((resolve) => {
-        const req = request(`${base}${probe}`, { agent: false }, (res) => {
+        const req = request(`${base}${probe(i)}`, { agent: false }, (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
         });
@@ -162,94 +210,165 @@ async function wrkRun(bin: string, base: string, script: string, connections: nu
       else await new Promise((r) => setTimeout(r, 20));
     }
   })();
+  const threads = Math.min(2, connections);
+  const t0 = performance.now();
   const child = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
-    const threads = String(Math.min(2, connections));
-    // not spawnSync: the probe and the memory sampler run in this process meanwhile
-    const w = spawn(bin, ['-t', threads, '-c', String(connections), '-d', `${seconds}s`, '--timeout', '15s', '-s', script, base], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // not spawnSync: the probe and the memory sampler run in this process meanwhile; bash's `times` prints wrk's CPU
+    const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '15s', '-s', script, base];
+    const w = spawn('bash', ['-c', '"$@"; times', 'wrk', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     w.stdout.on('data', (d: Buffer) => (stdout += String(d)));
     w.stderr.on('data', (d: Buffer) => (stderr += String(d)));
     w.on('close', () => resolve({ stdout, stderr }));
   });
+  const wall = (performance.now() - t0) / 1000;
   probing = false;
   await prober;
   clearInterval(sampler);
+  const after = await gateCounters(base);
   const total = Number(/(\d+) requests in ([\d.]+)(m?s)/.exec(child.stdout)?.[1]);
   const dur = /requests in ([\d.]+)(m?s)/.exec(child.stdout);
   const secs = dur ? Number(dur[1]) / (dur[2] === 'ms' ? 1000 : 1) : seconds;
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(child.stdout)?.[1] ?? 0);
   const refused = Number(/-- 503: (\d+)/.exec(child.stdout)?.[1] ?? 0);
+  const bare = Number(/-- 503 without Retry-After: (\d+)/.exec(child.stdout)?.[1] ?? 0);
   const errs = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(child.stdout);
   const socketErrors = errs ? Number(errs[1]) + Number(errs[2]) + Number(errs[3]) + Number(errs[4]) : 0;
   if (!Number.isFinite(total)) throw new Error(`wrk gave no count:\n${child.stdout}\n${child.stderr}`);
+  const times = child.stdout.trim().split('\n').slice(-1)[0]!.trim().split(/\s+/);
+  const sec = (t: string | undefined) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(t ?? '');
+    return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+  };
+  const gates: Record<string, GateFigures> = {};
+  for (const [g, a] of Object.entries(after)) {
+    const b = before[g]!;
+    const waitCount = a.waitCount - b.waitCount;
+    const queued = a.queued - b.queued;
+    // straight-through admissions add 0 to the sum, so the sum over the queued ones is the whole sum
+    gates[g] = { queued, refused: a.refused - b.refused, meanQueuedWaitMs: queued > 0 && waitCount > 0 ? ((a.waitSum - b.waitSum) / queued) * 1000 : 0 };
+  }
   return {
     connections,
     goodPerS: (total - non2xx) / secs,
     refusedPerS: refused / secs,
     otherPerS: (non2xx - refused + socketErrors) / secs,
+    refusedWithoutRetryAfter: bare,
     goodMedianMs: latencies.length ? median(latencies) : NaN,
     goodP99Ms: latencies.length ? percentile(latencies, 99) : NaN,
     peakRssMb,
+    wrkBusy: (sec(times[0]) + sec(times[1])) / wall / threads,
+    gates,
   };
 }
 
-/** The Lua of a wrk run: `paths` chosen by weight, in a fixed sequence; 503s counted apart (reported at the end). */
-function luaScript(file: string, paths: { weight: number; make: string }[]): string {
-  const total = paths.reduce((a, p) => a + p.weight, 0);
+interface Weighted {
+  weight: number;
+  /** A Lua expression giving the request (wrk.format(...)); `rnd(a, b)` is a whole number from a to b. */
+  make: string;
+}
+
+/**
+ * The Lua of a wrk run: requests chosen by weight at random, each wrk thread with its own seed (thread number and
+ * the clock: no two runs or threads send the same sequence); 503s counted apart, and those without Retry-After.
+ */
+function luaScript(file: string, requests: Weighted[]): string {
+  const total = requests.reduce((a, p) => a + p.weight, 0);
   let acc = 0;
-  const branches = paths
+  const branches = requests
     .map((p) => {
       acc += p.weight;
-      return `  if r < ${acc / total} then return wrk.format("GET", ${p.make}) end`;
+      return `  if r < ${acc / total} then return ${p.make} end`;
     })
     .join('\n');
   writeFileSync(
     file,
-    `local n = 0
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function init(args) refused = 0 end
-function response(status, headers, body) if status == 503 then refused = refused + 1 end end
+    `local threads = {}
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("seed", counter)
+  table.insert(threads, thread)
+end
+function init(args)
+  refused = 0
+  bare = 0
+  math.randomseed(os.time() * 1000 + (tonumber(seed) or 0) * 7919)
+end
+function rnd(a, b) return math.random(a, b) end
+function response(status, headers, body)
+  if status == 503 then
+    refused = refused + 1
+    if headers["Retry-After"] == nil and headers["retry-after"] == nil then bare = bare + 1 end
+  end
+end
 request = function()
-  n = n + 1
-  local r = ((n * 7919) % 1000) / 1000
+  local r = math.random()
 ${branches}
 end
 function done(summary, latency, requests)
-  local total = 0
-  for _, t in ipairs(threads) do total = total + t:get("refused") end
+  local total, without = 0, 0
+  for _, t in ipairs(threads) do
+    total = total + t:get("refused")
+    without = without + t:get("bare")
+  end
   io.write("-- 503: " .. total .. "\\n")
+  io.write("-- 503 without Retry-After: " .. without .. "\\n")
 end
 `,
   );
   return file;
 }
 
-/** One hour of the 30-day catalogue, a different hour each request (the same sequence every run). */
-const ONE_HOUR_LUA = `(function() local h = (n * 37) % 700; local t = os.time({year = 2024, month = 1, day = 1, hour = 0}) + h * 3600; return "/radarnet/mirror/v3/files?timespan=" .. os.date("!%Y-%m-%dT%H:00:00Z", t) .. "/" .. os.date("!%Y-%m-%dT%H:00:00Z", t + 3600) end)()`;
+/** The demo's 30 days, from 2024-01-01T00:00Z, in seconds since 1970 (Lua's os.date reads them as UTC with "!"). */
+const DEMO_START_S = Date.UTC(2024, 0, 1) / 1000;
+const DEMO_SECONDS = 30 * 86_400;
+const luaIso = (t: string) => `os.date("!%Y-%m-%dT%H:%M:%SZ", ${t})`;
 
-async function goodputScenario(bin: string, base: string, pid: number, name: string, script: string, probe: string, log: (l: string) => void): Promise<GoodputScenario> {
+/**
+ * A one-hour `/files` query starting at a random second of the 30 days: 2.6 million distinct paths, so an answer is
+ * almost never held (server/answer-cache.ts holds 48 MB, about 10,000 such answers): each is a DuckDB query.
+ */
+const ONE_HOUR_LUA = `(function() local t = ${DEMO_START_S} + rnd(0, ${DEMO_SECONDS - 3600}); return wrk.format("GET", "/radarnet/mirror/v3/files?timespan=" .. ${luaIso('t')} .. "/" .. ${luaIso('t + 3600')}) end)()`;
+
+/** The probe's i-th one-hour path: distinct too (minutes of the 30 days the wrk sequence is unlikely to hit). */
+function oneHourProbe(i: number): string {
+  const t = DEMO_START_S * 1000 + ((i * 7919 * 60 + 17_000) % ((DEMO_SECONDS - 3600) * 1000));
+  const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+  return `/radarnet/mirror/v3/files?timespan=${iso(t)}/${iso(t + 3_600_000)}`;
+}
+
+async function goodputScenario(bin: string, base: string, pid: number, name: string, script: string, probe: (i: number) => string, log: (l: string) => void): Promise<GoodputScenario> {
   await wrkRun(bin, base, script, 8, 3, probe, pid); // warm
   const search: { connections: number; goodPerS: number }[] = [];
-  for (const c of [4, 8, 16, 32, 64]) {
+  let flat = 0;
+  for (let c = 2; c <= MAX_CONNECTIONS && flat < 2; c *= 2) {
     const r = await wrkRun(bin, base, script, c, RUN_SECONDS, probe, pid);
+    const bestBefore = Math.max(0, ...search.map((s) => s.goodPerS));
+    flat = r.goodPerS < RISING * bestBefore ? flat + 1 : 0;
     search.push({ connections: c, goodPerS: r.goodPerS });
-    log(`overload: ${name}: ${c} connections: ${r.goodPerS.toFixed(0)} good/s, ${r.refusedPerS.toFixed(0)} 503/s`);
+    log(`overload: ${name}: ${c} connections: ${r.goodPerS.toFixed(0)} good/s, ${r.refusedPerS.toFixed(0)} 503/s, wrk ${(r.wrkBusy * 100).toFixed(0)}% busy`);
   }
   const best = Math.max(...search.map((s) => s.goodPerS));
   const saturating = search.find((s) => s.goodPerS >= 0.9 * best)!.connections;
   const runs: LoadRun[] = [];
-  for (let round = 0; round < 2; round++) {
-    for (const k of [1, 2, 4]) {
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // the order alternates (1×, 2×, 4×; then 4×, 2×, 1×) so that a machine getting busier or quieter favours neither
+    const order = round % 2 === 0 ? [1, 2, 4] : [4, 2, 1];
+    const byK = new Map<number, LoadRun>();
+    for (const k of order) {
       const r = await wrkRun(bin, base, script, saturating * k, RUN_SECONDS, probe, pid);
-      log(`overload: ${name}: ${k}× (${r.connections} connections), round ${round + 1}: ${r.goodPerS.toFixed(0)} good/s, ${r.refusedPerS.toFixed(0)} 503/s, ${r.otherPerS.toFixed(1)} other/s, good median ${r.goodMedianMs.toFixed(1)} ms, p99 ${r.goodP99Ms.toFixed(1)} ms, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
-      runs.push(r);
+      log(`overload: ${name}: ${k}× (${r.connections} connections), round ${round + 1}: ${r.goodPerS.toFixed(0)} good/s, ${r.refusedPerS.toFixed(0)} 503/s, ${r.otherPerS.toFixed(1)} other/s, good median ${r.goodMedianMs.toFixed(1)} ms, p99 ${r.goodP99Ms.toFixed(1)} ms, peak RSS ${r.peakRssMb.toFixed(0)} MB, wrk ${(r.wrkBusy * 100).toFixed(0)}% busy, gates ${JSON.stringify(r.gates)}`);
+      byK.set(k, r);
     }
+    for (const k of [1, 2, 4]) runs.push(byK.get(k)!);
+    ratios.push(byK.get(4)!.goodPerS / Math.max(...[...byK.values()].map((r) => r.goodPerS)));
   }
   const peak = Math.max(best, ...runs.map((r) => r.goodPerS));
-  const ratios = [0, 1].map((round) => runs[round * 3 + 2]!.goodPerS / peak);
-  return { name, saturating, search, runs, ratios };
+  const ratiosToPeak = runs.filter((_, i) => i % 3 === 2).map((r) => r.goodPerS / peak);
+  return { name, saturating, search, runs, peak, ratios, ratiosToPeak };
 }
 
 /** Four clients reading a large streamed answer at `bytesPerS` each; one-hour queries asked meanwhile, one at a time. */
@@ -300,11 +419,12 @@ async function mixedBuild(log: (l: string) => void): Promise<string> {
   return out;
 }
 
-export async function runGoodputBench(log: (l: string) => void = () => {}): Promise<{ wrk: string; scenarios: GoodputScenario[]; slow: SlowReaderResult }> {
+export async function runGoodputBench(log: (l: string) => void = () => {}): Promise<{ wrk: string; loadAverage: string; scenarios: GoodputScenario[]; slow: SlowReaderResult }> {
   const bin = ensureWrk();
   const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   const wrkVersion = /wrk [^\s]+/.exec(`${version.stdout}${version.stderr}`)?.[0] ?? 'wrk';
   const dist = await mixedBuild(log);
+  const loadAverage = loadavg().map((x) => x.toFixed(1)).join(', ');
   const port = await freePort();
   const supervisor = await startEndpointProcess(dist, port);
   const base = `http://127.0.0.1:${port}`;
@@ -313,21 +433,27 @@ export async function runGoodputBench(log: (l: string) => void = () => {}): Prom
     const ids = ((await (await fetch(`${base}/api/v1/timeseries?limit=20`)).json()) as { id: string }[]).map((t) => t.id);
     await (await fetch(`${base}/api/v1/timeseries/${ids[0]}/getData.png?width=301&height=200`)).arrayBuffer();
     const idList = `{${ids.map((i) => `"${i}"`).join(',')}}`;
-    const pick = `ids[(n % ${ids.length}) + 1]`;
     const hourScript = luaScript(join(WORK, 'overload-one-hour.lua'), [{ weight: 1, make: ONE_HOUR_LUA }]);
+    // every live request distinct (a random second of the 30 days, a random series, a random chart width): none is
+    // a held answer; the tree files are files, held as a file cache holds them
+    const series = `ids[rnd(1, ${ids.length})]`;
+    const day = `${luaIso(`${DEMO_START_S} + rnd(0, ${DEMO_SECONDS - 86_400})`)} .. "/P1D"`;
     const mixedScript = luaScript(join(WORK, 'overload-mixed.lua'), [
-      { weight: 40, make: `(n % 2 == 0) and "/api/v1/stations" or "/radarnet/mirror/v3/radars"` },
+      { weight: 35, make: `wrk.format("GET", (rnd(0, 1) == 0) and "/api/v1/stations" or "/radarnet/mirror/v3/radars")` },
       { weight: 30, make: ONE_HOUR_LUA },
-      { weight: 25, make: `(function() local ids = ${idList}; return "/api/v1/timeseries/" .. ${pick} .. "/getData?timespan=2024-01-0" .. ((n % 7) + 1) .. "T00:00:00Z/P1D" end)()` },
-      { weight: 5, make: `(function() local ids = ${idList}; return "/api/v1/timeseries/" .. ${pick} .. "/getData.png?width=" .. (300 + n % 50) .. "&height=200" end)()` },
+      { weight: 15, make: `(function() local ids = ${idList}; return wrk.format("GET", "/api/v1/timeseries/" .. ${series} .. "/getData?timespan=" .. ${day}) end)()` },
+      {
+        weight: 15,
+        make: `(function() local ids = ${idList}; return wrk.format("POST", "/api/v1/timeseries/getData", {["Content-Type"] = "application/json"}, '{"timespan":"' .. ${day} .. '","timeseries":["' .. ${series} .. '","' .. ${series} .. '","' .. ${series} .. '"]}') end)()`,
+      },
+      { weight: 5, make: `(function() local ids = ${idList}; return wrk.format("GET", "/api/v1/timeseries/" .. ${series} .. "/getData.png?width=" .. rnd(300, 800) .. "&height=200") end)()` },
     ]);
-    const probe = '/radarnet/mirror/v3/files?timespan=2024-01-03T06:00:00Z/2024-01-03T07:00:00Z';
     const scenarios = [
-      await goodputScenario(bin, base, pid!, 'one-hour /files', hourScript, probe, log),
-      await goodputScenario(bin, base, pid!, 'mixed (40% tree files, 30% one-hour /files, 25% getData, 5% charts)', mixedScript, probe, log),
+      await goodputScenario(bin, base, pid!, 'one-hour /files (distinct, uncached)', hourScript, oneHourProbe, log),
+      await goodputScenario(bin, base, pid!, 'mixed (35% tree files, 30% one-hour /files, 15% GET getData, 15% POST getData of 3 series, 5% PNG charts; live ones distinct)', mixedScript, oneHourProbe, log),
     ];
     const slow = await slowReaders(base, pid!, log);
-    return { wrk: wrkVersion, scenarios, slow };
+    return { wrk: wrkVersion, loadAverage, scenarios, slow };
   } finally {
     supervisor.kill('SIGTERM');
     await new Promise((r) => supervisor.once('exit', r));

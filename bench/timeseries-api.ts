@@ -27,7 +27,7 @@ import { answerData } from '../core/timeseries/data.ts';
 import { dataBody } from '../core/timeseries/data-body.ts';
 import { readGetData } from '../core/timeseries/data-request.ts';
 import { readCollectionParams } from '../core/timeseries/params.ts';
-import { fileSeriesSource, readSpan, seriesFileCurrent } from '../lib/series-file.ts';
+import { seriesStoreCurrent } from '../lib/series-segments.ts';
 import { serve } from '../server/main.ts';
 import { openServedBuild } from '../server/served-build.ts';
 
@@ -137,7 +137,7 @@ export async function timeseriesBenchBuild(opts: { stations: number; dir?: strin
   const dist = join(dir, 'dist');
   const key = cacheKey({ stations: opts.stations, seed: 1, dbOnly: opts.dbOnly ?? false }, ['bench/timeseries-api.ts', ...BUILD_CODE]);
   // a build without a series file of this format is made again
-  if (opts.reuse && stamped(dir, key) && seriesFileCurrent(join(dist, 'data'))) return { dist };
+  if (opts.reuse && stamped(dir, key) && seriesStoreCurrent(join(dist, 'data'))) return { dist };
   opts.log(`timeseries bench: writing a snapshot with ${opts.stations} stations and ${YEAR_POINTS} values of a year, and building it${opts.dbOnly ? ' (database only)' : ''}`);
   await rm(join(dir, STAMP_FILE), { force: true });
   await writeSnapshot(join(dir, 'snapshot'), opts.stations);
@@ -187,11 +187,11 @@ export async function runTimeseriesApiBenchmarks(opts: TimeseriesApiBenchOptions
 
     const k = cat.ids.timeseries.get('ts_year')!;
     const request = readGetData(new URLSearchParams({ timespan: YEAR_SPAN }), cat, k).request;
-    const points = await readSpan(ts.series, cat.timeseries[k]!, request.span);
+    const points = await ts.series.source.read(cat.timeseries[k]!, request.span);
     out['getData_year_points'] = points.t.length;
-    out['getData_year_query_ms'] = await time(() => readSpan(ts.series, cat.timeseries[k]!, request.span), runs);
+    out['getData_year_query_ms'] = await time(() => ts.series.source.read(cat.timeseries[k]!, request.span), runs);
     out['getData_year_body_ms'] = await time(async () => dataBody([{ id: 'ts_year', points, refs: [] }], request), runs);
-    out['getData_year_in_process_ms'] = await time(() => answerData(cat, fileSeriesSource(ts.series), request), runs);
+    out['getData_year_in_process_ms'] = await time(() => answerData(cat, ts.series.source, request), runs);
 
     const r = rng(5);
     const point = (lon: number, lat: number) => ({ type: 'Point', coordinates: [lon, lat] });

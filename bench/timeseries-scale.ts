@@ -36,7 +36,7 @@ import { generalize } from '../core/timeseries/generalize.ts';
 import { openDuckDB } from '../lib/duckdb.ts';
 import { LEVELS } from '../server/compression.ts';
 import { openServedBuild } from '../server/served-build.ts';
-import { fileSeriesSource, readSpan, seriesFileCurrent } from '../lib/series-file.ts';
+import { seriesStoreCurrent } from '../lib/series-segments.ts';
 import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
 import { childrenOf, endpointRss, median, percentile, treeRssMb } from './stats.ts';
 
@@ -131,7 +131,7 @@ export async function scaleBuild(o: ScaleOptions): Promise<{ dir: string; genera
     writeFileSync(general, JSON.stringify({ ...settings, requestIntervalRestriction: SCALE_MAX_TIMESPAN }, null, 2) + '\n');
     rmSync(out, { recursive: true, force: true });
   }
-  if (!(existsSync(join(out, 'build.json')) && seriesFileCurrent(join(out, 'data')))) {
+  if (!(existsSync(join(out, 'build.json')) && seriesStoreCurrent(join(out, 'data')))) {
     o.log(`timeseries-scale: database-only build into ${out} ...`);
     built = await niceRun(['build-scripts/build.ts', '--snapshot', snapshot, '--out', out, '--db-only', '--no-site', '--full'], o.log);
   }
@@ -202,7 +202,7 @@ async function stageTimes(build: string, ids: string[], lastT: number, runs: num
   try {
     const ts = opened.timeseries!;
     const cat = ts.catalogue;
-    const src = fileSeriesSource(ts.series);
+    const src = ts.series.source;
     const end = new Date(lastT).toISOString().slice(0, 19) + 'Z';
     const zstd = (b: Uint8Array) => zstdCompressSync(b, { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } });
     // CPU ms per run (process.cpuUsage: user and system time of every thread of this process), which a loaded
@@ -219,8 +219,8 @@ async function stageTimes(build: string, ids: string[], lastT: number, runs: num
     for (const [name, q] of [['one year', `timespan=P1Y/${end}`], ['ten years, generalize=true', `timespan=P10Y/${end}&generalize=true`]] as const) {
       const { request } = readGetData(new URLSearchParams(q), cat, k);
       const s = cat.timeseries[k]!;
-      const points = await readSpan(ts.series, s, request.span);
-      const f: Record<string, number> = { read: await timeIt(() => readSpan(ts.series, s, request.span)) };
+      const points = await src.read(s, request.span);
+      const f: Record<string, number> = { read: await timeIt(() => src.read(s, request.span)) };
       if (request.generalize) f['generalize'] = await timeIt(() => generalize(points, request.generalize!));
       const data = await dataOf(cat, src, request);
       f['JSON'] = await timeIt(() => dataBody(data, request));

@@ -10,8 +10,9 @@
  *   <out>/nginx.conf  nginx in front of the endpoint (docs/nginx.md)
  * A snapshot that fails validation, or a build that fails, writes nothing and exits non-zero.
  * --db-only writes the databases and no static tree: for catalogues too large to pre-generate, the endpoint
- * answers every path by a query. --partitioned (database-only too) writes the radar catalogue's big tables as
- * hive-partitioned Parquet under <out>/data/ for catalogues too large for one machine (docs/scale-out.md).
+ * answers every path by a query. --partitioned (database-only too) writes the radar catalogue's big tables, and
+ * the timeseries observations (by series group and year), as hive-partitioned Parquet under <out>/data/ for
+ * catalogues too large for one machine (docs/scale-out.md).
  * --no-charts skips pre-rendering the configured charts (no Chromium needed); --no-site skips the Astro
  * documentation and browsing site (build-scripts/site.ts).
  * <out>.cache/ keeps what the next build of the same output may reuse (pre-rendered charts by content hash).
@@ -40,6 +41,8 @@ import { buildRadar } from './radar/build-radar.ts';
 import { finishSnapshots, recordHistory, SNAPSHOTS_FILE, type SnapshotsDocument } from './lib/snapshot-history.ts';
 import { writeFeeds } from './lib/feeds.ts';
 import { buildTimeseries } from './timeseries/build-timeseries.ts';
+import { planAppend } from './timeseries/append.ts';
+import { AppendRejected } from './timeseries/timeseries-db.ts';
 import { tableReadSql } from './snapshot/files.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
 import { buildSite as buildSiteNow } from './site.ts';
@@ -78,7 +81,7 @@ export interface BuildOptions {
   quiet?: boolean;
   /** Write only the endpoint's databases, no static tree. */
   dbOnly?: boolean;
-  /** Database-only, with the big radar tables as hive-partitioned Parquet beside the database (docs/scale-out.md). */
+  /** Database-only, with the big radar tables and the timeseries observations as hive-partitioned Parquet beside the databases (docs/scale-out.md). */
   partitioned?: boolean;
   /** Pre-render the configured charts (default true). */
   charts?: boolean;
@@ -93,6 +96,11 @@ export interface BuildOptions {
   history?: boolean;
   /** Build into an empty folder, not over an earlier build's tree. */
   full?: boolean;
+  /**
+   * Build the Timeseries API's data as a daily append over the served build when the snapshot allows it
+   * (timeseries/append.ts; default true, never with `full`).
+   */
+  append?: boolean;
   /** See AtomicOptions.recycleAfterMs. */
   recycleAfterMs?: number;
   /**
@@ -117,6 +125,17 @@ function buildSite(opts: Parameters<typeof buildSiteNow>[0]): ReturnType<typeof 
 }
 
 export async function build(opts: BuildOptions): Promise<BuildResult> {
+  try {
+    return await buildOnce(opts);
+  } catch (e) {
+    if (!(e instanceof AppendRejected)) throw e;
+    // nothing was swapped in: the same build in full
+    if (!opts.quiet) process.stderr.write(`${e.message}: building in full\n`);
+    return await buildOnce({ ...opts, append: false });
+  }
+}
+
+async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
   if (opts.partitioned) opts = { ...opts, dbOnly: true };
   // an invalid profile stops the build before anything is read or written
   const timeseriesProfile = opts.timeseriesProfile === undefined ? parseProfile(process.env[PROFILE_ENV]) : parseProfile(opts.timeseriesProfile, 'timeseriesProfile');
@@ -127,8 +146,15 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
   const conn = await instance.connect();
   const recorderConn = await instance.connect();
   try {
+    // the build served when this one starts: its snapshot is the one this one's change set is against, and its
+    // timeseries data the one a daily append starts from
+    const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
+    const plan = !(opts.full ?? false) && !(opts.partitioned ?? false) && (opts.append ?? true) ? planAppend(previous, resolve(opts.snapshot)) : 'a full build was asked for';
+    const append = typeof plan === 'string' ? undefined : plan;
+    if (append) progress.line(`daily append over ${append.previous}: ${append.added.length} new observation files, ${append.known.size} known`);
     progress.begin('validating snapshot');
-    const snap = await validateSnapshot(resolve(opts.snapshot), conn);
+    const snap = await validateSnapshot(resolve(opts.snapshot), conn, append ? { known: append.known } : {});
+    const timeseriesAppend = append && snap.manifest.apis.includes('timeseries-v1') ? append : undefined;
     for (const api of snap.manifest.apis) {
       if (!API_BUILDERS[api]) throw new Error(`snapshot ${snap.manifest.name} declares API ${api}, which this version of snapcat cannot build yet`);
     }
@@ -137,8 +163,6 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
     let base: BaseTree | undefined;
     // linking the served tree into the new folder (or recycling an older one) is a phase of its own
     progress.begin('base tree');
-    // the build served when this one starts: its snapshot is the one this one's change set is against
-    const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
     const folder = await buildAtomically(
       opts.out,
       async (dir, from) => {
@@ -172,6 +196,7 @@ export async function build(opts: BuildOptions): Promise<BuildResult> {
             cacheDir: `${resolve(opts.out)}.cache`,
             stats,
             timeseriesProfile,
+            ...(timeseriesAppend ? { timeseriesAppend } : {}),
           });
         }
         const tree = await state.totals(writer);

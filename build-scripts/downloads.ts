@@ -143,34 +143,9 @@ export const DOWNLOAD_TABLES: DownloadTable[] = [
 
 const DB_FILES: Partial<Record<ApiName, string>> = { 'radarnet-mirror-v3': RADAR_DB_FILE, 'timeseries-v1': TIMESERIES_DB_FILE };
 
-/** One file of the downloads as the index lists it. */
-export interface DownloadFile {
-  /** The URL path, `/downloads/radar/files/year=2024/files-2024.parquet`. */
-  path: string;
-  year?: number;
-  rows: number;
-  bytes: number;
-  sha256: string;
-}
-
-export interface DownloadIndexTable {
-  api: ApiName;
-  name: string;
-  description: string;
-  /** Hive partition keys of the file paths (`year`), empty for one file. */
-  partitionedBy: string[];
-  sortedBy: string;
-  rowGroupRows: number;
-  columns: { name: string; type: string }[];
-  rows: number;
-  files: DownloadFile[];
-}
-
-export interface DownloadIndex {
-  snapshot: string;
-  taken_at: string;
-  tables: DownloadIndexTable[];
-}
+// the index's types are core's: the site reads the index too (core/downloads-index.ts)
+export type { DownloadFile, DownloadIndex, DownloadIndexTable } from '../core/downloads-index.ts';
+import type { DownloadIndex } from '../core/downloads-index.ts';
 
 interface StateEntry {
   fp: string;

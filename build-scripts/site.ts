@@ -3,8 +3,9 @@
  *
  * Builds the documentation site (Astro, `site/pages/`) of a finished build and places its pages into the
  * build's static tree, `<build>/site/`, beside the API files: `/` (index.html), `/docs/…`, `/browse/…` and
- * the assets of `public/`. The pages read `<build>/build.json`, `<build>/radar-summary.json` (the radar browse
- * summary, build-scripts/radar/browse-summary.ts) and JSON files of the tree (SNAPCAT_BUILD);
+ * the assets of `public/`. First the data each page family shows is written into `<build>/site-data/`
+ * (site-data.ts: the tree's collections, the radar browse summary, the timeseries database); the pages read
+ * those documents, `<build>/build.json` and small JSON files of the tree (SNAPCAT_BUILD), no database;
  * Astro writes into a scratch folder `.astro-out/<random>/` of the repository (SNAPCAT_SITE_OUT), whose files
  * then move into the tree. (Astro 7 bundles the pages into `<outDir>/.prerender/` only when outDir lies in
  * the working directory, else into `<cwd>/.astro/`, where they could not import their packages and where two
@@ -16,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeSiteData } from './site-data.ts';
 import { placeSiteFiles, placeSiteFilesWith, SITE_FILES_MANIFEST } from './lib/site-files.ts';
 import { forgetTreeState } from './lib/tree-state.ts';
 import { remakeTreeManifest } from './lib/tree-manifest.ts';
@@ -54,6 +56,8 @@ export async function buildSite(opts: { buildFolder: string; quiet?: boolean; wr
   process.env.SNAPCAT_BUILD = folder;
   process.env.SNAPCAT_SITE_OUT = scratch;
   try {
+    // the data each page family shows, computed before Astro runs: the pages only read it (site-data.ts)
+    await writeSiteData(folder);
     // imported here: loading Astro costs a second the API build should not pay when it makes no site
     const { build } = await import('astro');
     await build({ root: ROOT, configFile: 'astro.config.mjs' /* joined to root by Astro 7, even when absolute */, outDir: scratch, mode: 'production', logLevel: opts.quiet ? 'error' : 'info' });

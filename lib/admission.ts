@@ -1,18 +1,26 @@
 /**
  * An admission gate: work is let in against a limit of things at once and a budget of their summed cost
  * (bytes, for charts), in arrival order; what does not fit waits, up to a waiting cap and a wait deadline, and is
- * otherwise refused at once with the seconds after which a retry may fit (nginx `limit_conn` with a queue, as
+ * otherwise refused with the seconds after which a retry may fit (nginx `limit_conn` with a queue, as
  * Netflix's concurrency-limits puts it: a fixed limit, a bounded queue, a bounded wait).
  *
- * - First come, first in: a large job at the head is not overtaken by small ones behind it, so it never starves.
+ * - First come, first in: a large job at the head is not overtaken by small ones behind it, so it never starves
+ *   (but under overload, below).
  * - A job costing more than the whole budget is let in alone (it counts as the whole budget).
  * - `Retry-After`: the time the jobs ahead would take at the mean hold time seen so far (at least 1 s).
- * - Shed by time, not by count (CoDel, as Facebook's and Netflix's servers use it on request queues): with a
- *   `targetMs`, the gate watches the shortest wait of the jobs it let in over each `intervalMs`. While that minimum
- *   stays above the target, the queue is a standing one (more work arrives than goes out), and a job arriving then
- *   waits at most `targetMs` before it is refused, instead of its whole deadline: clients retry after Retry-After
- *   rather than pile up, and the jobs let in are let in while their answer is still of use. A queue that drains
- *   (a burst) never trips it: its shortest wait falls to 0. The waiting cap stays as the bound on memory.
+ * - Shed by time, not by count: the controlled-delay queue of Facebook's servers (CoDel applied to request queues,
+ *   "Fail at scale", ACM Queue 2015). With a `targetMs`, the queue is *standing* once it has not been emptied by
+ *   letting its jobs in for a whole `intervalMs` and its oldest waiter has waited `targetMs`: more work keeps
+ *   arriving than goes out in time, which no burst does (a burst drains, and the queue is empty again), nor a long
+ *   queue that moves quickly. While it stands, no job waits longer than `targetMs`: a new one gets that deadline, and a
+ *   waiter already past it is refused, from the head, as CoDel drops from the head (those are the jobs whose
+ *   clients have waited longest for an answer), when a new job arrives to take their place. Clients retry after Retry-After rather than pile up, and the jobs
+ *   let in are let in while their answer is still of use. Outside a standing queue every job may wait its whole
+ *   deadline. The waiting cap stays, as the bound on memory.
+ * - Adaptive LIFO (Facebook's, as above): once the queue has not been emptied for an interval and its oldest waiter has waited half the target,
+ *   the newest waiter goes in first (#drain). Under overload a FIFO queue with a deadline lets nothing in while it
+ *   is still of use; LIFO keeps the gate's work going to answers whose clients still wait for them.
+ * - The clock is injectable (`clock`), so the policy can be tested against a clock that only moves when told.
  */
 
 export class AdmissionRefused extends Error {
@@ -27,6 +35,19 @@ export class AdmissionRefused extends Error {
     this.retryAfterS = retryAfterS;
   }
 }
+
+/** Time as the gate sees it: ms, and timers. */
+export interface GateClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const REAL_CLOCK: GateClock = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (t) => clearTimeout(t as NodeJS.Timeout),
+};
 
 export interface GateLimits {
   /** Jobs in at once. */
@@ -43,15 +64,17 @@ export interface GateLimits {
   gate?: Gate;
   /** The hold time assumed until one is measured, ms (default 1000): the first Retry-After estimates. */
   initialHoldMs?: number;
-  /** CoDel's target: the shortest wait, ms, above which the queue counts as standing (none: never). */
+  /** The longest wait while the queue stands, ms (none: the gate never sheds by time). */
   targetMs?: number;
-  /** CoDel's interval, ms (default 500): how long the shortest wait must stay above the target. */
+  /** How long the queue must stay non-empty to count as standing, ms (default 500). */
   intervalMs?: number;
+  /** The clock (default: performance.now() and node's timers). */
+  clock?: GateClock;
 }
 
 /** A job let in: release it when its work (and its hold on memory) is done. */
 export interface Admitted {
-  /** When it was let in (ms, performance.now()). */
+  /** When it was let in (ms, on the gate's clock). */
   readonly since: number;
   release(): void;
 }
@@ -59,13 +82,15 @@ export interface Admitted {
 interface Waiter {
   cost: number;
   admit: (a: Admitted) => void;
-  timer: NodeJS.Timeout;
-  /** When it began to wait (ms, performance.now()). */
+  refuse: (e: AdmissionRefused) => void;
+  timer: unknown;
+  /** When it began to wait (ms, on the gate's clock). */
   since: number;
 }
 
 export class AdmissionGate {
   readonly limits: GateLimits;
+  readonly #clock: GateClock;
   #inUse = 0;
   #used = 0;
   #queue: Waiter[] = [];
@@ -73,14 +98,19 @@ export class AdmissionGate {
   #meanHoldMs = 1000;
   /** The most cost let in at once so far (for tests and the bench). */
   peakCost = 0;
-  /** CoDel: the queue is standing (its shortest wait stayed above the target for an interval). */
-  #standing = false;
-  #intervalEnds = 0;
-  #shortestWait = Infinity;
+  /** When the queue was last empty (ms): it stands once that is an interval ago. */
+  #emptySince: number;
+  /**
+   * The queue is empty because its waiters were refused, not let in: the overload goes on, so a waiter arriving
+   * now does not start a new interval (else refusing a standing queue whole would end its standing at once).
+   */
+  #emptiedByRefusals = false;
 
   constructor(limits: GateLimits) {
     this.limits = { ...limits, concurrency: Math.max(1, limits.concurrency), budget: Math.max(1, limits.budget) };
+    this.#clock = limits.clock ?? REAL_CLOCK;
     this.#meanHoldMs = limits.initialHoldMs ?? 1000;
+    this.#emptySince = this.#clock.now();
   }
 
   get inUse(): number {
@@ -95,22 +125,23 @@ export class AdmissionGate {
     return this.#queue.length;
   }
 
-  /** Whether the gate sheds by time now (CoDel: its queue is standing). */
+  /**
+   * Whether the gate sheds by time now: it has a target, its queue has not been emptied by letting its jobs in for
+   * an interval (a queue emptied by refusing them is the same overload), and its oldest waiter has waited the target.
+   */
   get standing(): boolean {
-    return this.#standing;
+    return this.#queueAged(this.limits.targetMs ?? Infinity);
   }
 
-  /** CoDel's bookkeeping: a job let in after waiting `waitedMs`. */
-  #sojourn(waitedMs: number): void {
-    const target = this.limits.targetMs;
-    if (target === undefined) return;
-    const now = performance.now();
-    this.#shortestWait = Math.min(this.#shortestWait, waitedMs);
-    if (now >= this.#intervalEnds) {
-      this.#standing = this.#shortestWait > target;
-      this.#shortestWait = Infinity;
-      this.#intervalEnds = now + (this.limits.intervalMs ?? 500);
-    }
+  /**
+   * The queue has not been emptied by letting its jobs in for an interval, and its oldest waiter has waited
+   * `ms`: a queue that is long but quick (its waiters let in within the target, as at the concurrency that
+   * saturates the gate) never stands, nor does a burst that drains.
+   */
+  #queueAged(ms: number): boolean {
+    if (this.limits.targetMs === undefined || this.#queue.length === 0) return false;
+    const now = this.#clock.now();
+    return now - this.#emptySince >= (this.limits.intervalMs ?? 500) && now - this.#queue[0]!.since >= ms;
   }
 
   /** Seconds after which a job arriving now would likely be let in. */
@@ -128,15 +159,24 @@ export class AdmissionGate {
     const c = Math.min(this.limits.budget, Math.max(0, cost));
     const gate = this.limits.gate;
     if (this.#queue.length === 0 && this.#fits(c)) {
+      this.#emptiedByRefusals = false;
       if (gate) reportAdmitted(gate, 0, false);
-      this.#sojourn(0);
       return Promise.resolve(this.#enter(c));
+    }
+    const standing = this.standing;
+    if (standing) {
+      this.#shedOverdue();
+      // the waiters refused were what held it back (a large chart waiting for the budget): it may go in now
+      if (this.#queue.length === 0 && this.#fits(c)) {
+        if (gate) reportAdmitted(gate, 0, false);
+        return Promise.resolve(this.#enter(c));
+      }
     }
     if (this.#queue.length >= this.limits.maxWaiting) {
       if (gate) reportRefused(gate);
       return Promise.reject(this.#refusal('full'));
     }
-    const maxWaitMs = Math.min(this.limits.maxWaitMs, opts.maxWaitMs ?? Infinity, this.#standing ? this.limits.targetMs! : Infinity);
+    const maxWaitMs = Math.min(this.limits.maxWaitMs, opts.maxWaitMs ?? Infinity, standing ? this.limits.targetMs! : Infinity);
     if (maxWaitMs <= 0) {
       if (gate) reportRefused(gate);
       return Promise.reject(this.#refusal('deadline'));
@@ -144,23 +184,47 @@ export class AdmissionGate {
     return new Promise<Admitted>((resolve, reject) => {
       const w: Waiter = {
         cost: c,
-        since: performance.now(),
+        since: this.#clock.now(),
         admit: (a) => {
           if (gate) reportAdmitted(gate, (a.since - w.since) / 1000, true);
-          this.#sojourn(a.since - w.since);
           resolve(a);
         },
-        timer: setTimeout(() => {
-          const i = this.#queue.indexOf(w);
-          if (i >= 0) this.#queue.splice(i, 1);
+        refuse: (e) => {
           if (gate) reportRefused(gate);
-          this.#sojourn(performance.now() - w.since);
-          reject(this.#refusal('deadline'));
-          this.#drain();
-        }, maxWaitMs),
+          reject(e);
+        },
+        timer: undefined,
       };
+      w.timer = this.#clock.setTimeout(() => {
+        const i = this.#queue.indexOf(w);
+        if (i < 0) return;
+        this.#remove(i, true);
+        w.refuse(this.#refusal('deadline'));
+        this.#drain();
+      }, maxWaitMs);
+      if (this.#queue.length === 0 && !this.#emptiedByRefusals) this.#emptySince = this.#clock.now();
       this.#queue.push(w);
     });
+  }
+
+  /** While the queue stands: refuses, from the head, the waiters that have waited the target or longer. */
+  #shedOverdue(): void {
+    const target = this.limits.targetMs!;
+    const now = this.#clock.now();
+    while (this.#queue.length > 0 && now - this.#queue[0]!.since >= target) {
+      const w = this.#queue[0]!;
+      this.#remove(0, true);
+      this.#clock.clearTimeout(w.timer);
+      w.refuse(this.#refusal('deadline'));
+    }
+  }
+
+  /** Takes waiter `i` off the queue; `refused`: it leaves without being let in. */
+  #remove(i: number, refused: boolean): void {
+    this.#queue.splice(i, 1);
+    if (this.#queue.length > 0) return;
+    this.#emptiedByRefusals = refused;
+    if (!refused) this.#emptySince = this.#clock.now();
   }
 
   /**
@@ -184,7 +248,7 @@ export class AdmissionGate {
     this.#inUse++;
     this.#used += cost;
     this.peakCost = Math.max(this.peakCost, this.#used);
-    const since = performance.now();
+    const since = this.#clock.now();
     let released = false;
     return {
       since,
@@ -193,16 +257,30 @@ export class AdmissionGate {
         released = true;
         this.#inUse--;
         this.#used -= cost;
-        this.#meanHoldMs = 0.8 * this.#meanHoldMs + 0.2 * (performance.now() - since);
+        this.#meanHoldMs = 0.8 * this.#meanHoldMs + 0.2 * (this.#clock.now() - since);
         this.#drain();
       },
     };
   }
 
+  /**
+   * Lets waiters in while they fit. First come, first in; but once the queue is an interval old and its oldest waiter has
+   * already waited half the target, newest first (Facebook's adaptive LIFO): in FIFO order every waiter would wait
+   * about as long as the queue is, past the target, and be refused just before its turn, so nothing would be let
+   * in while still of use; in LIFO order the new ones are let in at once and the old ones run out at the target.
+   * Below half the target (a long but quick queue) the order stays FIFO, and nobody is overtaken. A waiter is
+   * never refused here, with a place free for it: only a new arrival (acquire) sheds the overdue, to take their
+   * place. So a few long jobs (two PDFs rendering for seconds, two more waiting) keep their queue standing, but
+   * whoever waits behind them is still let in when they end, unless newer work has come for the places.
+   */
   #drain(): void {
-    while (this.#queue.length > 0 && this.#fits(this.#queue[0]!.cost)) {
-      const w = this.#queue.shift()!;
-      clearTimeout(w.timer);
+    while (this.#queue.length > 0) {
+      const lifo = this.#queueAged((this.limits.targetMs ?? Infinity) / 2);
+      const i = lifo ? this.#queue.length - 1 : 0;
+      const w = this.#queue[i]!;
+      if (!this.#fits(w.cost)) break;
+      this.#remove(i, false);
+      this.#clock.clearTimeout(w.timer);
       w.admit(this.#enter(w.cost));
     }
   }

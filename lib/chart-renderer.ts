@@ -5,7 +5,8 @@
  * - The browser starts on the first render (or `warm()`), not at construction.
  * - A chart is let in by an admission gate (lib/admission.ts) before its document is even made: at most `pages`
  *   at once and at most `budgetBytes` of their estimated cost (core/timeseries/chart-points.ts `chartCost`);
- *   more wait their turn in order, up to `maxWaiting` of them for up to `maxWaitMs`, else `RendererBusy`.
+ *   more wait their turn in order, up to `maxWaiting` of them for up to `maxWaitMs` (or, while the queue stands,
+ *   RENDER_TARGET_MS, newest first), else `RendererBusy` with the queue's drain time as Retry-After.
  * - A render has one time limit from the moment it is let in, retry included: a render that fails because the
  *   browser crashed or went away replaces the browser and is tried once more in the time left; one that ran out
  *   of time is not tried again. Either way the slot is free by the limit, which the 503 names.
@@ -27,13 +28,30 @@ export interface RendererOptions {
   timeoutMs?: number;
   /** The executable; default `resolveChromium()`. */
   executable?: ChromiumExecutable;
-  /** Renders that may wait to be let in (default 32); one more fails at once with `RendererBusy`. */
+  /** Renders that may wait to be let in (default 512: a bound on memory, not on load); one more fails at once with `RendererBusy`. */
   maxWaiting?: number;
   /** How long a render may wait to be let in, ms (default 10 s); then `RendererBusy`. */
   maxWaitMs?: number;
   /** Summed estimated cost of the renders let in at once, bytes (default 192 MiB). */
   budgetBytes?: number;
+  /** The longest wait while the render queue stands, ms (default RENDER_TARGET_MS); lib/admission.ts. */
+  targetMs?: number;
+  /** How long the render queue must stay non-empty to stand, ms (default RENDER_INTERVAL_MS). */
+  intervalMs?: number;
 }
+
+/**
+ * The render queue sheds by time as the DuckDB pool's does (lib/admission.ts, one policy): once it has not been
+ * emptied by letting charts in for 5 s and its oldest has waited 1 s, a chart waits at most 1 s, newest first. Renders hold a page for 0.1-0.5 s (a small PNG) to a few
+ * seconds (a 100-series PDF), so the interval is longer than the pool's: four large PDFs at once (issue 18's crash
+ * mix) queue for about two renders' time, a burst, and all are drawn; fifty clients asking for charts again and
+ * again keep the queue standing, and the surplus gets its 503 after a second's wait, with a Retry-After of the
+ * queue's drain time, instead of at once (issue 18: 364 charts drawn against 26,980 × 503 at 50 connections).
+ */
+export const RENDER_TARGET_MS = 1000;
+export const RENDER_INTERVAL_MS = 5000;
+/** Renders that may wait: each holds its parsed request (a POST body of at most 64 KB), not its document. */
+export const RENDER_MAX_WAITING = 512;
 
 /** The cost a render is let in with when its caller names none (a default-sized chart of a few series). */
 export const DEFAULT_RENDER_COST = 8 * 1024 * 1024;
@@ -108,7 +126,7 @@ export class ChartRenderer {
   constructor(options: RendererOptions = {}) {
     this.pages = Math.max(1, options.pages ?? 2);
     this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.maxWaiting = options.maxWaiting ?? 32;
+    this.maxWaiting = options.maxWaiting ?? RENDER_MAX_WAITING;
     this.gate = new AdmissionGate({
       concurrency: this.pages,
       budget: options.budgetBytes ?? 192 * 1024 * 1024,
@@ -116,6 +134,8 @@ export class ChartRenderer {
       maxWaitMs: options.maxWaitMs ?? 10_000,
       what: 'charts',
       gate: 'render',
+      targetMs: options.targetMs ?? RENDER_TARGET_MS,
+      intervalMs: options.intervalMs ?? RENDER_INTERVAL_MS,
     });
     this.#executable = options.executable;
   }

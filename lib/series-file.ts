@@ -24,12 +24,14 @@ import type { Points } from '../core/timeseries/data-body.ts';
 import type { Timespan } from '../core/timeseries/timespan.ts';
 import { doubles } from './timeseries-store.ts';
 
-export const PAIRS_FILE = 'observations-v1.pairs';
-export const INDEX_FILE = 'observations-v1.index';
+/** The files' name without its extension: a full build's one series file (daily appends add segments: lib/series-segments.ts). */
+export const SERIES_FILE_NAME = 'observations-v1';
+export const PAIRS_FILE = `${SERIES_FILE_NAME}.pairs`;
+export const INDEX_FILE = `${SERIES_FILE_NAME}.index`;
 const FORMAT = 2;
 /** Observations per sparse timestamp: a week of 10-minute values is read in 2-4 blocks of 8 KB. */
 export const STRIDE = 512;
-const PAIR_BYTES = 16;
+export const PAIR_BYTES = 16;
 
 export interface SeriesFile {
   /** The pairs file, open for reading (closeSeriesFile). */
@@ -45,11 +47,14 @@ export interface SeriesFile {
 /**
  * Writes both files from the database's `observations (sid, timestamp, value)` into `dataDir`. The table is
  * read in its stored order, which must be by (sid, timestamp): a row out of that order fails the build.
+ * `table` reads another table of that shape, `name` names the files `<name>.pairs` and `<name>.index`
+ * (a daily append's segment, lib/series-segments.ts). Returns the number of observations written.
  */
-export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, seriesCount: number): Promise<void> {
+export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, seriesCount: number, opts: { table?: string; name?: string } = {}): Promise<number> {
+  const name = opts.name ?? SERIES_FILE_NAME;
   const count = new Float64Array(seriesCount);
   const sparse: number[] = [];
-  const fd = openSync(join(dataDir, PAIRS_FILE), 'w');
+  const fd = openSync(join(dataDir, `${name}.pairs`), 'w');
   const buffer = new Float64Array(1 << 19); // 4 MB: 262,144 pairs a write
   let held = 0;
   let rows = 0;
@@ -60,7 +65,7 @@ export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, s
     held = 0;
   };
   try {
-    const result = await conn.stream(`SELECT sid::DOUBLE AS sid, "timestamp"::DOUBLE AS t, coalesce("value", 'NaN'::DOUBLE) AS v FROM observations`);
+    const result = await conn.stream(`SELECT sid::DOUBLE AS sid, "timestamp"::DOUBLE AS t, coalesce("value", 'NaN'::DOUBLE) AS v FROM ${opts.table ?? 'observations'}`);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const n = chunk.rowCount;
       const sids = doubles(chunk.getColumnVector(0), n);
@@ -89,11 +94,18 @@ export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, s
   } finally {
     closeSync(fd);
   }
+  writeSeriesIndex(join(dataDir, `${name}.index`), count, sparse, rows);
+  return rows;
+}
+
+/** Writes an index file: each series' count of observations, and every STRIDE-th timestamp of each series in order. */
+export function writeSeriesIndex(path: string, count: Float64Array, sparse: number[], rows: number): void {
+  const seriesCount = count.length;
   const index = new Float64Array(4 + seriesCount + sparse.length);
   index.set([FORMAT, STRIDE, seriesCount, rows]);
   index.set(count, 4);
   index.set(sparse, 4 + seriesCount);
-  const ifd = openSync(join(dataDir, INDEX_FILE), 'w');
+  const ifd = openSync(path, 'w');
   try {
     writeSync(ifd, new Uint8Array(index.buffer));
   } finally {
@@ -101,8 +113,10 @@ export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, s
   }
 }
 
-/** Opens the files in `dataDir`. */
-export function openSeriesFile(dataDir: string): SeriesFile {
+/** Opens the files in `dataDir` (`name`: those of a daily append's segment). */
+export function openSeriesFile(dataDir: string, name = SERIES_FILE_NAME): SeriesFile {
+  const INDEX_FILE = `${name}.index`;
+  const PAIRS_FILE = `${name}.pairs`;
   if (!existsSync(join(dataDir, INDEX_FILE))) throw new Error(`${join(dataDir, INDEX_FILE)} is missing: the build was made by an older snapcat (rebuild the snapshot)`);
   const bytes = readFileSync(join(dataDir, INDEX_FILE));
   const index = new Float64Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 8));

@@ -51,7 +51,7 @@ export class EndpointMetrics {
     this.#latency = new Histogram({ name: 'snapcat_http_request_duration_seconds', help: 'Time from request to the last byte of the answer, by route family', labelNames: ['family'], buckets: LATENCY_BUCKETS, registers });
     const waits = new Histogram({ name: 'snapcat_admission_wait_seconds', help: 'Time each admission waited at its gate (0: straight through)', labelNames: ['gate'], buckets: WAIT_BUCKETS, registers });
     const queued = new Counter({ name: 'snapcat_admission_queued_total', help: 'Admissions that had to wait their turn', labelNames: ['gate'], registers });
-    const refused = new Counter({ name: 'snapcat_admission_refused_total', help: 'Requests refused at once (503) because the waiting line of the gate was full', labelNames: ['gate'], registers });
+    const refused = new Counter({ name: 'snapcat_admission_refused_total', help: 'Requests refused (503 with Retry-After) by the gate: its waiting line full, or not let in within the time they may wait (a standing queue sheds by time)', labelNames: ['gate'], registers });
     for (const gate of GATES) {
       // every gate's series exists from the start, so rate() and alerts see 0 rather than nothing
       queued.inc({ gate }, 0);

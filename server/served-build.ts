@@ -13,7 +13,8 @@ import { ConnectionPool, PARTITIONED_BUFFERS, type PoolLimits } from '../lib/duc
 import { assertNoHiveKeys } from '../lib/hive.ts';
 import { RADAR_DB_FILE, readCatalogueFacts } from '../lib/radar-catalogue.ts';
 import type { Catalogue } from '../core/timeseries/catalogue.ts';
-import { closeSeriesFile, openSeriesFile, type SeriesFile } from '../lib/series-file.ts';
+import { openSeriesStore } from '../lib/series-segments.ts';
+import { OBSERVATIONS_DIR, openParquetSeries, type ObservationStore } from '../lib/series-parquet.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 import { parseProfile, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 import type { ResidentTable } from '../core/radar/resident.ts';
@@ -35,10 +36,10 @@ export interface ServedBuild {
   /** history: the change history is loaded into the pool's database (server/changes-handler.ts loadChangeHistory). */
   radar?: { pool: ConnectionPool; facts: CatalogueFacts; resident: Partial<Record<ResourceName, ResidentTable>>; history: boolean };
   /**
-   * The Timeseries API: its metadata in memory, its observations in the series file (lib/series-file.ts). The
+   * The Timeseries API: its metadata in memory, its observations in the series file (lib/series-file.ts; its segments after daily appends: lib/series-segments.ts), or in a partitioned build's Parquet files (lib/series-parquet.ts). The
    * database is read once, when the build is opened.
    */
-  timeseries?: { catalogue: Catalogue; series: SeriesFile; profile: TimeseriesProfile };
+  timeseries?: { catalogue: Catalogue; series: ObservationStore; profile: TimeseriesProfile };
   close(): void;
 }
 
@@ -56,7 +57,7 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
     builtAt: statSync(join(folder, 'build.json')).mtimeMs,
     close() {
       build.radar?.pool.close();
-      if (build.timeseries) closeSeriesFile(build.timeseries.series);
+      if (build.timeseries) build.timeseries.series.close();
     },
   };
   const radarDb = join(folder, 'data', RADAR_DB_FILE);
@@ -78,7 +79,10 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
   const timeseriesDb = join(folder, 'data', TIMESERIES_DB_FILE);
   if (existsSync(timeseriesDb)) {
     try {
-      build.timeseries = { catalogue: await readTimeseriesCatalogue(timeseriesDb, Date.parse(info.snapshot.taken_at), limits), series: openSeriesFile(dirname(timeseriesDb)), profile };
+      const catalogue = await readTimeseriesCatalogue(timeseriesDb, Date.parse(info.snapshot.taken_at), limits);
+      const dataDir = dirname(timeseriesDb);
+      const series = existsSync(join(dataDir, OBSERVATIONS_DIR)) ? await openParquetSeries(timeseriesDb, dataDir, limits) : openSeriesStore(dataDir);
+      build.timeseries = { catalogue, series, profile };
     } catch (e) {
       // the radar catalogue's pool, opened already, is not left open
       build.close();

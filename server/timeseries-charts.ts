@@ -19,7 +19,6 @@ import { PRERENDER_INTERVALS } from '../core/snapshot/timeseries-config.ts';
 import { RendererBusy, RenderTimeout, type ChartRenderer } from '../lib/chart-renderer.ts';
 import type { Admitted } from '../lib/admission.ts';
 import { chartCost } from '../core/timeseries/chart-points.ts';
-import { fileSeriesSource, spanCountAtMost } from '../lib/series-file.ts';
 import { sendBytes, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
@@ -51,7 +50,7 @@ function renderError(e: unknown): HttpError {
  * (lib/chart-renderer.ts). Its time limit runs from then.
  */
 async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Timeseries, renderer: ChartRenderer, request: ChartRequest): Promise<void> {
-  const pointsAtMost = request.series.map(({ k }) => spanCountAtMost(ts.series, ts.catalogue.timeseries[k]!, request.span));
+  const pointsAtMost = request.series.map(({ k }) => ts.series.countAtMost(ts.catalogue.timeseries[k]!, request.span));
   const cost = chartCost({ kind: request.kind, series: request.series.length, width: request.width, height: request.height, legend: request.legend, pointsAtMost });
   let admitted: Admitted;
   try {
@@ -61,7 +60,7 @@ async function renderAndSend(req: IncomingMessage, res: ServerResponse, ts: Time
   }
   let bytes: Buffer;
   try {
-    const doc = await chartDocument(ts.catalogue, fileSeriesSource(ts.series), request);
+    const doc = await chartDocument(ts.catalogue, ts.series.source, request);
     try {
       bytes = await renderer.render(doc, admitted);
     } catch (e) {

@@ -8,7 +8,6 @@ import { HttpError } from '../core/http/errors.ts';
 import { JSON_TYPE } from '../core/timeseries/charts.ts';
 import { answerData } from '../core/timeseries/data.ts';
 import { MAX_POST_BYTES, POST_EXAMPLE, readPostData } from '../core/timeseries/data-request.ts';
-import { fileSeriesSource } from '../lib/series-file.ts';
 import { API_HEADERS } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 
@@ -52,6 +51,6 @@ export function parseJsonBody(body: Buffer, example = POST_EXAMPLE): unknown {
 export async function handlePostData(req: IncomingMessage, res: ServerResponse, ts: Timeseries, query: URLSearchParams): Promise<void> {
   const body = parseJsonBody(await readBody(req, MAX_POST_BYTES));
   const request = readPostData(body, query, ts.catalogue, ts.profile);
-  const bytes = await answerData(ts.catalogue, fileSeriesSource(ts.series), request);
+  const bytes = await answerData(ts.catalogue, ts.series.source, request);
   sendJsonBytes(req, res, bytes);
 }

@@ -10,14 +10,13 @@ import { dataOf, type DataRequest } from '../core/timeseries/data.ts';
 import { asciiFileName, attachment } from '../core/http/download.ts';
 import { csvText, downloadName, DOWNLOAD_KEYS, readDownload, type Download } from '../core/timeseries/data-csv.ts';
 import { MAX_POST_BYTES, POST_EXAMPLE, readGetData, readPostData, withBodyOptions } from '../core/timeseries/data-request.ts';
-import { fileSeriesSource } from '../lib/series-file.ts';
 import { zipArchive } from '../lib/zip.ts';
 import { sendBytes } from './respond.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
 
 async function sendDownload(req: IncomingMessage, res: ServerResponse, ts: Timeseries, request: DataRequest, download: Download, withId: boolean): Promise<void> {
   // a download holds the values only: reference values (expanded) are not asked of the source
-  const series = await dataOf(ts.catalogue, fileSeriesSource(ts.series), { ...request, expanded: false });
+  const series = await dataOf(ts.catalogue, ts.series.source, { ...request, expanded: false });
   const ids = series.map((s) => s.id);
   let body: Buffer;
   let type: string;

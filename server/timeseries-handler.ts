@@ -18,7 +18,6 @@ import { readGetData } from '../core/timeseries/data-request.ts';
 import { collectionIsStatic, itemIsStatic, readCollectionParams, readItemParams, readParam } from '../core/timeseries/params.ts';
 import { allowedMethods, matchTimeseriesPath, TIMESERIES_PREFIX } from '../core/timeseries/routes.ts';
 import { staticFile } from '../core/timeseries/static-tree.ts';
-import { fileSeriesSource } from '../lib/series-file.ts';
 import { redirect, sendPieces, sendText, treeFilePath, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { handlePostData, sendJsonBytes, type Timeseries } from './timeseries-data.ts';
@@ -120,7 +119,7 @@ export async function handleTimeseries(req: IncomingMessage, res: ServerResponse
         case 'document': {
           const { request, isStatic } = readGetData(q, cat, k);
           if (isStatic && (await fromTree(request.expanded))) return;
-          const body = await answerData(cat, fileSeriesSource(ts.series), request);
+          const body = await answerData(cat, ts.series.source, request);
           return sendJsonBytes(req, res, body);
         }
       }

@@ -2,6 +2,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SnapshotManifest } from '../../core/snapshot/table-schema.ts';
 import type { TimeseriesProfile } from '../../core/timeseries/profile.ts';
+import type { AppendPlan } from '../timeseries/append.ts';
 import type { Progress } from './progress.ts';
 import type { TreeState } from './tree-state.ts';
 import type { TreeWriter } from './tree-writer.ts';
@@ -33,4 +34,6 @@ export interface ApiBuildContext {
   cacheDir: string;
   /** The Timeseries API's profile: the shapes of its static tree (core/timeseries/profile.ts). */
   timeseriesProfile: TimeseriesProfile;
+  /** A daily append over the last build's timeseries data (timeseries/append.ts); undefined: built in full. */
+  timeseriesAppend?: AppendPlan;
 }

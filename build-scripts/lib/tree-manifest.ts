@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { all, run, sqlString, streamJoinedBytes, streamKeyedText } from '../../lib/duckdb.ts';
+import { run, sqlString, streamKeyedText } from '../../lib/duckdb.ts';
 import { checksumRecordSql } from '../../core/radar/record-sql.ts';
 import type { TreeWriter } from './tree-writer.ts';
 
@@ -24,7 +24,6 @@ export const MANIFEST_FILE = 'manifest.sha256';
 /** Beside the tree state: path, state digest and SHA-256 of every file of the tree (the manifest's own excepted). */
 export const TREE_SHA256_FILE = 'tree-sha256.parquet';
 
-const SHA = 'memory.main.tree_sha256';
 const HASHED = 'memory.main.tree_sha256_hashed';
 
 export interface ManifestResult {
@@ -40,42 +39,63 @@ export interface ManifestResult {
  * reading and hashing only those whose digest the base's `tree-sha256.parquet` (in `baseFolder`) lacks; saves
  * this build's `tree-sha256.parquet` in `folder` (which may be `baseFolder`: the base's is read first).
  * `recorderConn`: a second connection to the same database, for the appender (tree-state.ts says why).
+ *
+ * Memory stays bounded whatever the tree's size (a year's tree is 7.4 million files; docs/tree-manifest.md): the
+ * files come from DuckDB sorted by path (its sort spills past the build's memory limit), each chunk's lines are
+ * written as soon as its unknown files are read and hashed, and only the hashed files' SHA-256s are kept (appended to a
+ * table DuckDB may spill); this build's `tree-sha256.parquet` is then the base's rows joined again with them, in
+ * one COPY. Nothing of the tree is held in JS beyond one chunk.
  */
 export async function writeTreeManifest(conn: DuckDBConnection, recorderConn: DuckDBConnection, writer: TreeWriter, site: string, filesSql: string, folder: string, baseFolder: string | undefined): Promise<ManifestResult> {
   const base = baseFolder === undefined ? undefined : join(baseFolder, TREE_SHA256_FILE);
   const baseSql = base !== undefined && existsSync(base) ? `read_parquet(${sqlString(base)})` : `(SELECT NULL::VARCHAR AS path, NULL::VARCHAR AS digest, NULL::VARCHAR AS sha256 WHERE false)`;
   // (a writer's path may start with `/`, as /openapi.json does: the manifest's are relative)
-  const files = `SELECT regexp_replace(path, '^/+', '') AS path, digest FROM (${filesSql})`;
-  await run(conn, `CREATE OR REPLACE TABLE ${SHA} AS SELECT f.path, f.digest, b.sha256 FROM (${files}) f LEFT JOIN ${baseSql} b ON b.path = f.path AND b.digest = f.digest WHERE f.path <> ${sqlString(MANIFEST_FILE)}`);
+  const files = `SELECT regexp_replace(path, '^/+', '') AS path, digest FROM (${filesSql}) WHERE regexp_replace(path, '^/+', '') <> ${sqlString(MANIFEST_FILE)}`;
+  const known = `SELECT f.path, f.digest, b.sha256 FROM (${files}) f LEFT JOIN ${baseSql} b ON b.path = f.path AND b.digest = f.digest`;
+  // the base's tree-sha256.parquet may be the file this build replaces (folder = baseFolder): a scratch name first
+  const saved = join(folder, TREE_SHA256_FILE);
+  const scratch = `${saved}.partial-${process.pid}`;
   await run(conn, `CREATE OR REPLACE TABLE ${HASHED} (path VARCHAR, sha256 VARCHAR)`);
   const appender = await recorderConn.createAppender('tree_sha256_hashed', 'main', 'memory');
+  const file = writer.open(MANIFEST_FILE);
+  const digest = createHash('sha256');
   let hashed = 0;
+  let listed = 0;
   try {
-    for await (const batch of streamKeyedText(conn, { sql: `SELECT 0 AS k, path FROM ${SHA} WHERE sha256 IS NULL`, params: {} })) {
-      for (const path of batch.texts) {
-        appender.appendVarchar(path!);
-        appender.appendVarchar(createHash('sha256').update(readFileSync(join(site, path!))).digest('hex'));
-        appender.endRow();
-        hashed++;
+    // k = 0: the line itself (its SHA-256 is the base's); k = 1: the path of a file to read and hash
+    const q = `SELECT CASE WHEN sha256 IS NULL THEN 1 ELSE 0 END AS k, CASE WHEN sha256 IS NULL THEN path ELSE ${checksumRecordSql('sha256', 'path')} END AS t FROM (${known}) ORDER BY path`;
+    for await (const batch of streamKeyedText(conn, { sql: q, params: {} })) {
+      const texts = batch.texts as string[];
+      const todo: number[] = [];
+      for (let i = 0; i < texts.length; i++) if (batch.keys[i] === 1n) todo.push(i);
+      const sums = todo.map((i) => createHash('sha256').update(readFileSync(join(site, texts[i]!))).digest('hex'));
+      let text = '';
+      let next = 0;
+      for (let i = 0; i < texts.length; i++) {
+        if (batch.keys[i] === 1n) {
+          const sha = sums[next++]!;
+          appender.appendVarchar(texts[i]!);
+          appender.appendVarchar(sha);
+          appender.endRow();
+          text += manifestLine(sha, texts[i]!);
+        } else {
+          text += `${texts[i]}\n`;
+        }
       }
+      const bytes = Buffer.from(text, 'utf8');
+      file.append(bytes);
+      digest.update(bytes);
+      hashed += todo.length;
+      listed += texts.length;
     }
   } finally {
     appender.closeSync();
+    file.close();
   }
-  await run(conn, `UPDATE ${SHA} SET sha256 = h.sha256 FROM ${HASHED} h WHERE ${SHA}.path = h.path`);
-  const [counts] = await all(conn, `SELECT count(*) AS files, count(sha256) AS known FROM ${SHA}`);
-  if (Number(counts!['files']) !== Number(counts!['known'])) throw new Error(`manifest: ${Number(counts!['files']) - Number(counts!['known'])} files of the tree have no SHA-256`);
-  await run(conn, `COPY (SELECT path, digest, sha256 FROM ${SHA}) TO ${sqlString(join(folder, TREE_SHA256_FILE))} (FORMAT parquet, COMPRESSION zstd)`);
-  const file = writer.open(MANIFEST_FILE);
-  const digest = createHash('sha256');
-  for await (const batch of streamJoinedBytes(conn, { sql: `SELECT 0 AS k, ${checksumRecordSql('sha256', 'path')} AS t FROM ${SHA} ORDER BY path`, params: {} }, '', '\n')) {
-    file.append(batch.bytes);
-    digest.update(batch.bytes);
-  }
-  file.close();
-  await run(conn, `DROP TABLE ${SHA}`);
+  await run(conn, `COPY (SELECT k.path, k.digest, coalesce(k.sha256, h.sha256) AS sha256 FROM (${known}) k LEFT JOIN ${HASHED} h ON h.path = k.path) TO ${sqlString(scratch)} (FORMAT parquet, COMPRESSION zstd)`);
+  renameSync(scratch, saved);
   await run(conn, `DROP TABLE ${HASHED}`);
-  return { sha256: digest.digest('hex'), hashed, reused: Number(counts!['files']) - hashed };
+  return { sha256: digest.digest('hex'), hashed, reused: listed - hashed };
 }
 
 /** A manifest line as GNU sha256sum writes it (the same escapes as checksumRecordSql). */

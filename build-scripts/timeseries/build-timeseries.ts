@@ -1,26 +1,50 @@
 /** The Timeseries API part of a build: its database, then (unless database-only) its static tree and pre-rendered charts. */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
+import { all, ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
+import { GROUP_SERIES, OBSERVATIONS_DIR } from '../../lib/series-parquet.ts';
+import type { Progress } from '../lib/progress.ts';
 import { writeSeriesFile } from '../../lib/series-file.ts';
 import { loadCatalogue, TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 import { staticFileCount } from '../../core/timeseries/static-tree.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ApiBuildContext } from '../lib/api-build.ts';
+import { tableReadSql } from '../snapshot/files.ts';
+import { copyDatabase, lastTimestamps, linkSegments, nextSegmentName, settleSegments, writeSources, type AppendPlan } from './append.ts';
 import { checkConfigReferences, readConfigFiles } from './config-files.ts';
-import { buildTimeseriesDb } from './timeseries-db.ts';
+import { appendTimeseriesDb, buildTimeseriesDb } from './timeseries-db.ts';
 import { writeTimeseriesTree } from './write-tree.ts';
 import { prerenderCharts } from './prerender-charts.ts';
+
+/** No observations: the new files of an append that brought none. */
+const NO_OBSERVATIONS = `(SELECT NULL::VARCHAR AS timeseries_id, NULL::BIGINT AS "timestamp", NULL::DOUBLE AS "value" WHERE false)`;
 
 export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
   const { conn, progress } = ctx;
   const config = readConfigFiles(ctx.snapshotDir);
+  const append = ctx.timeseriesAppend;
+  // a daily append starts from the last build's database and series file (append.ts)
+  if (append) progress.begin("timeseries database: the last build's, copied");
+  const last = append ? lastTimestamps(join(append.previous, 'data')) : undefined;
+  if (append) copyDatabase(append.previous, ctx.dataDir);
   await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, TIMESERIES_DB_FILE))} AS timeseries_v1 (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
   await run(conn, 'USE timeseries_v1');
   try {
-    await buildTimeseriesDb(conn, ctx.tableSql, config, (name) => progress.begin(`timeseries database: ${name}`));
+    const onTable = (name: string) => progress.begin(`timeseries database: ${name}`);
+    let added = 0;
+    if (append) {
+      const newObservations = append.added.length > 0 ? tableReadSql({ file: join(ctx.snapshotDir, 'observations'), partitioned: true, files: append.added }) : NO_OBSERVATIONS;
+      added = await appendTimeseriesDb(conn, ctx.tableSql, newObservations, config, last!, onTable);
+    } else await buildTimeseriesDb(conn, ctx.tableSql, config, onTable);
     const cat = await loadCatalogue(conn, Date.parse(ctx.manifest.taken_at));
     checkConfigReferences(cat);
     progress.begin('timeseries observations file');
-    await writeSeriesFile(conn, ctx.dataDir, cat.timeseries.length);
+    if (append) {
+      await appendSeriesFile(ctx, append, added, cat.timeseries.length);
+      await run(conn, 'DROP TABLE memory.new_observations');
+    } else if (ctx.partitioned) await writePartitionedObservations(conn, ctx.dataDir, cat.timeseries.length, progress);
+    else await writeSeriesFile(conn, ctx.dataDir, cat.timeseries.length);
+    writeSources(ctx.dataDir, ctx.snapshotDir);
     if (ctx.writeTree) {
       progress.totalFiles += staticFileCount(cat);
       await writeTimeseriesTree({ conn, cat, writer: ctx.writer, progress, profile: ctx.timeseriesProfile });
@@ -34,5 +58,46 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
   } finally {
     await run(conn, 'USE memory');
     await run(conn, 'DETACH timeseries_v1');
+  }
+}
+
+/** The last build's segments, linked, and one of the new observations (none when there are none), merged as append.ts says. */
+async function appendSeriesFile(ctx: ApiBuildContext, append: AppendPlan, added: number, seriesCount: number): Promise<void> {
+  let names = linkSegments(append.previous, ctx.dataDir);
+  if (added > 0) {
+    const name = nextSegmentName(names);
+    await writeSeriesFile(ctx.conn, ctx.dataDir, seriesCount, { table: 'memory.new_observations', name });
+    names = [...names, name];
+  }
+  const settled = settleSegments(ctx.dataDir, names);
+  ctx.stats['timeseries observations appended'] = added;
+  ctx.stats['timeseries segments'] = settled.names.length;
+  ctx.stats['timeseries observations rewritten by merges'] = settled.rewritten;
+}
+
+/**
+ * A partitioned build's observations (lib/series-parquet.ts): hive-partitioned Parquet by series group and year,
+ * `data/observations/group=G/year=Y/data_0.parquet`, each file sorted by (sid, timestamp), written group by group
+ * (one sort of at most GROUP_SERIES series at a time, on one thread so that each file keeps that order), and the
+ * rows per series and year in `observation_counts`. No series file: the endpoints read these files, wherever the
+ * build is stored. The database keeps its observations table (the change history and the downloads read it).
+ */
+async function writePartitionedObservations(conn: DuckDBConnection, dataDir: string, seriesCount: number, progress: Progress): Promise<void> {
+  const year = `year(make_timestamp("timestamp" * 1000))::INTEGER`;
+  await run(conn, `CREATE TABLE observation_counts AS SELECT sid, ${year} AS year, count(*) AS n FROM observations GROUP BY ALL ORDER BY sid, year`);
+  const [threads] = await all(conn, "SELECT current_setting('threads') AS n");
+  await run(conn, 'SET threads = 1');
+  mkdirSync(join(dataDir, OBSERVATIONS_DIR));
+  try {
+    for (let g = 0; g * GROUP_SERIES < seriesCount; g++) {
+      progress.begin(`timeseries observations, Parquet by group and year: group ${g + 1} of ${Math.ceil(seriesCount / GROUP_SERIES)}`);
+      await run(
+        conn,
+        `COPY (SELECT sid, "timestamp", "value", ${year} AS year FROM observations WHERE sid BETWEEN ${g * GROUP_SERIES} AND ${(g + 1) * GROUP_SERIES - 1} ORDER BY sid, "timestamp")
+         TO ${sqlString(join(dataDir, OBSERVATIONS_DIR, `group=${g}`))} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`,
+      );
+    }
+  } finally {
+    await run(conn, `SET threads = ${Number(threads?.['n'] ?? 2)}`);
   }
 }

@@ -141,3 +141,87 @@ export async function buildTimeseriesDb(conn: DuckDBConnection, p: (table: strin
   await run(conn, 'CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR)');
   await run(conn, { sql: "INSERT INTO meta VALUES ('config', $config)", params: { config: JSON.stringify(config) } });
 }
+
+/** A daily append cannot be made over the last build: the build is made in full instead (build.ts). */
+export class AppendRejected extends Error {
+  constructor(reason: string) {
+    super(`daily append not possible: ${reason}`);
+    this.name = 'AppendRejected';
+  }
+}
+
+/**
+ * A daily append (build-scripts/timeseries/append.ts) over the connection's current database, a copy of the
+ * last build's: the metadata tables are made again from the snapshot (they are small), the observations of the
+ * new files (`pNew`, already validated) are sorted by (sid, timestamp) into `memory.new_observations` and added
+ * to `observations`, and each series' first and last non-null values are those of the last build carried
+ * forward by the new rows. `lastTimestamp[sid]` is each series' last observation (null values included) in the
+ * last build, -Infinity for none: a new row at or before it, or a change in the set of series (the keys would
+ * move), rejects the append (AppendRejected). Returns the number of new observations.
+ */
+export async function appendTimeseriesDb(
+  conn: DuckDBConnection,
+  p: (table: string) => string,
+  newObservations: string,
+  config: TimeseriesConfig,
+  lastTimestamp: Float64Array,
+  onTable: (name: string) => void,
+): Promise<number> {
+  const tables = tableSql(p);
+  const sql = (name: string) => tables.find(([n]) => n === name)![1];
+  onTable('series_keys');
+  await run(conn, `CREATE TABLE series_keys AS ${sql('series_keys')}`);
+  const [moved] = await all(
+    conn,
+    `SELECT count(*) AS n FROM series_keys k FULL OUTER JOIN timeseries t ON t.id = k.id AND t.sid = k.sid WHERE k.id IS NULL OR t.id IS NULL`,
+  );
+  if (Number(moved!['n']) > 0) throw new AppendRejected(`the set of timeseries changed (${Number(moved!['n'])} ids added or removed)`);
+  if (lastTimestamp.length !== (await all(conn, 'SELECT sid FROM series_keys')).length) throw new AppendRejected('the last build\'s series file has another number of series');
+  onTable('observations (new)');
+  await run(
+    conn,
+    `CREATE TABLE memory.new_observations AS
+     SELECT k.sid, o."timestamp"::BIGINT AS "timestamp", o."value"::DOUBLE AS "value"
+     FROM ${newObservations} o JOIN series_keys k ON k.id = o.timeseries_id
+     ORDER BY k.sid, o."timestamp"`,
+  );
+  // every new row after its series' last observation in the last build: one row per series with new rows
+  const firsts = await all(conn, 'SELECT sid, min("timestamp")::DOUBLE AS t FROM memory.new_observations GROUP BY sid');
+  for (const r of firsts) {
+    const sid = Number(r['sid']);
+    const t = Number(r['t']);
+    if (!(t > lastTimestamp[sid]!)) {
+      const [id] = await all(conn, { sql: 'SELECT id FROM series_keys WHERE sid = $sid', params: { sid } });
+      throw new AppendRejected(`a new observation of ${String(id!['id'])} at ${new Date(t).toISOString()} is not after the last build's last one (${new Date(lastTimestamp[sid]!).toISOString()})`);
+    }
+  }
+  const [added] = await all(conn, 'SELECT count(*) AS n FROM memory.new_observations');
+  await run(conn, 'INSERT INTO observations SELECT * FROM memory.new_observations');
+  // the bounds: the first non-null value stays unless the series had none; the last is the new rows' if they have one
+  await run(
+    conn,
+    `CREATE TABLE series_bounds AS
+     WITH n AS (SELECT sid, min("timestamp") AS ft, arg_min("value", "timestamp") AS fv, max("timestamp") AS lt, arg_max("value", "timestamp") AS lv
+                FROM memory.new_observations WHERE "value" IS NOT NULL GROUP BY sid)
+     SELECT t.sid,
+       CASE WHEN t.first_timestamp IS NULL THEN n.ft ELSE t.first_timestamp END AS first_timestamp,
+       CASE WHEN t.first_timestamp IS NULL THEN n.fv ELSE t.first_value END AS first_value,
+       CASE WHEN n.lt IS NULL THEN t.last_timestamp ELSE n.lt END AS last_timestamp,
+       CASE WHEN n.lt IS NULL THEN t.last_value ELSE n.lv END AS last_value
+     FROM timeseries t LEFT JOIN n ON n.sid = t.sid
+     WHERE t.first_timestamp IS NOT NULL OR n.ft IS NOT NULL`,
+  );
+  // the metadata tables again, in the full build's order (labels reads the labelled tables)
+  for (const [name, q] of tables) {
+    if (name === 'series_keys' || name === 'observations') continue;
+    onTable(name);
+    await run(conn, `DROP TABLE IF EXISTS ${name}`);
+    await run(conn, `CREATE TABLE ${name} AS ${q}`);
+  }
+  await run(conn, 'DROP TABLE series_keys');
+  await run(conn, 'DROP TABLE series_bounds');
+  await run(conn, 'DROP TABLE IF EXISTS meta');
+  await run(conn, 'CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR)');
+  await run(conn, { sql: "INSERT INTO meta VALUES ('config', $config)", params: { config: JSON.stringify(config) } });
+  return Number(added!['n']);
+}

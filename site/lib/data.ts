@@ -1,11 +1,14 @@
 /**
- * What the site's pages read at build time: `build.json` (and other summaries beside it, such as the radar
- * browse summary) and the pre-generated files of the static API tree of the build folder named by
- * SNAPCAT_BUILD (set by build-scripts/site.ts). Plain file reads, no DuckDB.
+ * What the site's pages read at build time: `build.json`, the page families' documents of `site-data/`
+ * (core/site-data/documents.ts, written by build-scripts/site-data.ts before Astro runs) and small files of the
+ * static API tree of the build folder named by SNAPCAT_BUILD (set by build-scripts/site.ts). Plain file reads,
+ * no DuckDB, no query.
  * Paths are tree-relative (`radarnet/mirror/v3/radars.json`), as on disk under `<build>/site/`.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { siteDataFile, type SiteDataDocuments, type SiteDataFamily } from '../../core/site-data/documents.ts';
+import { TREE_INDEX, treeHref as coreTreeHref } from '../../core/site-data/links.ts';
 import type { ApiName, SnapshotManifest } from '../../core/snapshot/table-schema.ts';
 
 export interface BuildInfo {
@@ -40,11 +43,6 @@ export function readBuildJson<T>(name: string): T | undefined {
 export function hasApi(api: ApiName): boolean {
   return buildInfo().snapshot.apis.includes(api);
 }
-
-const TREE_INDEX: Record<ApiName, string> = {
-  'radarnet-mirror-v3': 'radarnet/mirror/v3/index.json',
-  'timeseries-v1': 'api/v1/index.json',
-};
 
 /** The build holds the API's static files (not so when the snapshot lacks the API, or for a --db-only build). */
 export function hasTree(api: ApiName): boolean {
@@ -99,6 +97,15 @@ export function readTreeStart(rel: string, max = 64 * 1024): { text: string; who
 }
 
 /** The URL of a file of the tree: each segment percent-encoded, as a static host maps URLs to file names. */
-export function treeHref(rel: string): string {
-  return '/' + rel.split('/').map(encodeURIComponent).join('/');
+export const treeHref = coreTreeHref;
+
+const documents = new Map<SiteDataFamily, unknown>();
+
+/**
+ * A page family's document, written by the build before Astro runs (build-scripts/site-data.ts), read once;
+ * undefined when the build wrote none (a timeseries document needs the build's timeseries database).
+ */
+export function siteData<F extends SiteDataFamily>(family: F): SiteDataDocuments[F] | undefined {
+  if (!documents.has(family)) documents.set(family, readBuildJson<SiteDataDocuments[F]>(siteDataFile(family)));
+  return documents.get(family) as SiteDataDocuments[F] | undefined;
 }

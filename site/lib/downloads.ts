@@ -1,5 +1,5 @@
 /** The downloads' index (build-scripts/downloads.ts) as the site's pages read it: none when the build wrote no downloads. */
-import type { DownloadIndex } from '../../build-scripts/downloads.ts';
+import type { DownloadIndex } from '../../core/downloads-index.ts';
 import { readTreeJson, treeHas } from './data.ts';
 
 export const DOWNLOADS_INDEX_REL = 'downloads/index.json';

@@ -1,126 +1,56 @@
 /**
- * What the radar browse pages summarise of the radar catalogue. The two largest collections (gigabytes on a long
- * catalogue) are summarised by the build in DuckDB, into the build folder's radar browse summary
- * (core/radar/browse-summary-file.ts, written by build-scripts/radar/browse-summary.ts), which is read here:
- * - of `/files`: files per radar and file type (count, bytes, blacklisted, first and last), and each radar's
- *   latest files;
- * - of `/transferred/files`: every transfer instance, counted per alarm category (null status: `ok`) and day
- *   of the transfer start, and per radar.
- * Smaller files of the tree are read once per site build, record by record (radar-records.ts):
- * - `transferred/files/alarm.expanded.json`: each radar's most recent alarms;
- * - `coverage/temporal.json`: each radar's coverage intervals per file type and coverage type.
+ * What the radar browse pages show of the radar catalogue's collections: read from the radar activity
+ * family's document (`<build>/site-data/radar-activity.json`, core/site-data/radar-activity.ts), which the build
+ * computes before Astro runs (build-scripts/site-data.ts) from the radar browse summary (the two big collections,
+ * summed in DuckDB), the alarm collection and the coverage collection. Here the document's entry lists become
+ * the Maps the pages use, and the activity charts' buckets are made (presentation).
  */
-import { BROWSE_SUMMARY_FILE, RECENT, type BrowseSummary, type RecentFileEntry, type TypeCountEntry } from '../../core/radar/browse-summary-file.ts';
-import { RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
-import { staticFile, VARIANTS } from '../../core/radar/static-tree.ts';
-import { hasTree, readBuildJson, readTreeJson, treeHas, treeHref } from './data.ts';
+import type { AlarmRecord, Category, CoverageSeries, RadarActivityData, RadarFilesEntry, RecentFile, TypeCount } from '../../core/site-data/radar-activity.ts';
+import { radarPathFiles } from '../../core/site-data/links.ts';
+import { siteData, treeHas } from './data.ts';
 import type { FileLink } from './examples.ts';
-import { forEachTreeRecord } from './radar-records.ts';
 
-const JSON_V = VARIANTS.find((v) => v.suffix === '.json')!;
-const EXPANDED_JSON = VARIANTS.find((v) => v.suffix === '.expanded.json')!;
+export type { AlarmRecord, Category, CoverageSeries, RecentFile, TypeCount };
+export type RadarFiles = RadarFilesEntry;
 
 /** JSON, CSV and checksum report of one API path, those the tree holds. */
 export function pathFiles(apiPath: string): FileLink[] {
-  const labels: Record<string, string> = { '.json': 'JSON', '.csv': 'CSV', '.sha1': 'checksum report' };
-  return VARIANTS.filter((v) => labels[v.suffix])
-    .map((v) => ({ label: labels[v.suffix]!, rel: staticFile(apiPath, v) }))
-    .filter((f) => treeHas(f.rel))
-    .map((f) => ({ label: f.label, href: treeHref(f.rel) }));
+  return radarPathFiles(apiPath, treeHas);
 }
 
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
+const EMPTY: RadarActivityData = {
+  files: [],
+  transfers: { byCategoryDay: [], byRadar: [], totals: [], instances: 0 },
+  categories: [],
+  recentAlarms: [],
+  latestAlarms: { alarms: [] },
+  alarmDays: [],
+  coverage: [],
+};
 
-// ---------------------------------------------------------------------------------------------- summary
-
-let summaryCache: { summary: BrowseSummary | undefined } | undefined;
-
-/** The build's radar browse summary; none when the build has no radar tree (or no summary: a --db-only build). */
-function browseSummary(): BrowseSummary | undefined {
-  summaryCache ??= { summary: hasTree('radarnet-mirror-v3') ? readBuildJson<BrowseSummary>(BROWSE_SUMMARY_FILE) : undefined };
-  return summaryCache.summary;
+/** The build's document; an empty one when the build wrote none. */
+function activity(): RadarActivityData {
+  return siteData('radar-activity') ?? EMPTY;
 }
 
 // ---------------------------------------------------------------------------------------------- files
-
-/** Files of one radar and file type; `first`/`last` as the records write datetimes. */
-export type TypeCount = TypeCountEntry;
-
-export interface RecentFile extends RecentFileEntry {
-  /** JSON, CSV, checksum report of `/files/<id>`. */
-  links: FileLink[];
-}
-
-export interface RadarFiles {
-  /** By file type (localeCompare). */
-  byType: TypeCount[];
-  /** The RECENT latest files (by file start, then id), latest first. */
-  recent: RecentFile[];
-}
 
 let filesCache: Map<string, RadarFiles> | undefined;
 
 /** Files per radar code, of the file collection (`/files`), from the browse summary. */
 export function filesByRadar(): Map<string, RadarFiles> {
-  filesCache ??= new Map(
-    (browseSummary()?.files ?? []).map(([code, f]) => [
-      code,
-      {
-        byType: [...f.byType].sort((x, y) => x.fileType.localeCompare(y.fileType)),
-        recent: f.recent.map((r) => ({ ...r, links: pathFiles(`${RADAR_PREFIX}/files/${r.id}`) })),
-      },
-    ]),
-  );
+  filesCache ??= new Map(activity().files);
   return filesCache;
 }
 
-/** Keeps the RECENT largest items by key in `list`, largest first. */
-export function keepLatest<T>(list: T[], item: T, key: (x: T) => string): void {
-  const k = key(item);
-  if (list.length === RECENT && key(list[RECENT - 1]!) >= k) return;
-  let i = list.length;
-  while (i > 0 && key(list[i - 1]!) < k) i--;
-  list.splice(i, 0, item);
-  if (list.length > RECENT) list.pop();
-}
-
 // ---------------------------------------------------------------------------------------------- alarm categories
-
-export interface Category {
-  /** `transferred_file_status` value; `ok` for null (no alarm). */
-  status: string;
-  /** API path of the category's collection (`/radarnet/mirror/v3/transferred/files/nomatch`). */
-  apiPath: string;
-  description: string;
-  /** The status table's description, when it has one. */
-  meaning: string;
-  files: FileLink[];
-}
-
-let categoriesCache: Category[] | undefined;
 
 /**
  * The categories of transferred files, as the route table selects them: `ok` (no alarm) and each alarm
  * category (`/transferred/files/<category>`, a fixed `transferred_file_status = '…'` condition).
  */
 export function categories(): Category[] {
-  if (categoriesCache) return categoriesCache;
-  const statusRel = staticFile(`${RADAR_PREFIX}/metadata/transferred/file/status`, JSON_V);
-  const meanings = new Map(
-    hasTree('radarnet-mirror-v3') && treeHas(statusRel) ? readTreeJson<{ status: string; description: string }[]>(statusRel).map((s) => [s.status, s.description]) : [],
-  );
-  categoriesCache = RADAR_ROUTES.filter((r) => r.resource === 'transferred' && r.shape === 'collection' && r.where !== undefined)
-    .map((r) => {
-      const m = /^transferred_file_status = '([^']+)'$/.exec(r.where!);
-      const status = m ? m[1]! : r.where === 'transferred_file_status IS NULL' ? 'ok' : undefined;
-      if (!status) return undefined;
-      const apiPath = `${RADAR_PREFIX}${r.path}`;
-      return { status, apiPath, description: r.description, meaning: meanings.get(status) ?? (status === 'ok' ? 'No alarm.' : ''), files: pathFiles(apiPath) };
-    })
-    .filter((c): c is Category => c !== undefined);
-  return categoriesCache;
+  return activity().categories;
 }
 
 export function categoryWords(status: string): string {
@@ -128,15 +58,6 @@ export function categoryWords(status: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------- transfers
-
-interface TransferredRecord {
-  id: number;
-  file_path: string;
-  radar_code: string;
-  file_type: string;
-  transferred_file_status: string | null;
-  transfer_start_datetime: string;
-}
 
 export interface TransferActivity {
   /** Transfer instances per category and UTC day (`YYYY-MM-DD`) of the transfer start. */
@@ -154,7 +75,7 @@ let activityCache: TransferActivity | undefined;
 /** Transfer instances of the transferred-file collection (`/transferred/files`), from the browse summary. */
 export function transferActivity(): TransferActivity {
   if (activityCache) return activityCache;
-  const t = browseSummary()?.transfers;
+  const t = activity().transfers;
   activityCache = {
     byCategoryDay: new Map((t?.byCategoryDay ?? []).map(([category, days]) => [category, new Map(days)])),
     byRadar: new Map((t?.byRadar ?? []).map(([code, perCategory]) => [code, new Map(perCategory)])),
@@ -220,40 +141,11 @@ export function buckets(perDay: Map<string, number> | undefined, firstDay: strin
 
 // ---------------------------------------------------------------------------------------------- alarms
 
-export interface AlarmRecord {
-  id: number;
-  filename: string;
-  fileType: string;
-  status: string;
-  transferStart: string;
-  /** The instances of that file id in its category: JSON, CSV, checksum report. */
-  links: FileLink[];
-}
-
 let alarmsCache: Map<string, AlarmRecord[]> | undefined;
 
 /** Each radar's most recent alarm instances (by transfer start), from the alarm collection. */
 export function recentAlarmsByRadar(): Map<string, AlarmRecord[]> {
-  if (alarmsCache) return alarmsCache;
-  const acc = new Map<string, TransferredRecord[]>();
-  if (hasTree('radarnet-mirror-v3')) {
-    forEachTreeRecord<TransferredRecord>(staticFile(`${RADAR_PREFIX}/transferred/files/alarm`, EXPANDED_JSON), (t) => {
-      let list = acc.get(t.radar_code);
-      if (!list) acc.set(t.radar_code, (list = []));
-      keepLatest(list, t, (x) => `${x.transfer_start_datetime}|${String(x.id).padStart(20, '0')}`);
-    });
-  }
-  const pathOf = new Map(categories().map((c) => [c.status, c.apiPath]));
-  alarmsCache = new Map(
-    [...acc].map(([code, list]) => [
-      code,
-      list.map((t) => {
-        const status = t.transferred_file_status ?? 'ok';
-        const base = pathOf.get(status) ?? `${RADAR_PREFIX}/transferred/files/alarm`;
-        return { id: t.id, filename: baseName(t.file_path), fileType: t.file_type, status, transferStart: t.transfer_start_datetime, links: pathFiles(`${base}/${t.id}`) };
-      }),
-    ]),
-  );
+  alarmsCache ??= new Map(activity().recentAlarms);
   return alarmsCache;
 }
 
@@ -264,99 +156,26 @@ export interface LatestAlarms {
   alarms: (AlarmRecord & { radarCode: string })[];
 }
 
-let latestCache: LatestAlarms | undefined;
-
 /** The alarm instances of the latest day that has any, from the alarm collection. */
 export function latestDayAlarms(): LatestAlarms {
-  if (latestCache) return latestCache;
-  let day: string | undefined;
-  let list: TransferredRecord[] = [];
-  if (hasTree('radarnet-mirror-v3')) {
-    forEachTreeRecord<TransferredRecord>(staticFile(`${RADAR_PREFIX}/transferred/files/alarm`, EXPANDED_JSON), (t) => {
-      const d = t.transfer_start_datetime.slice(0, 10);
-      if (day === undefined || d > day) {
-        day = d;
-        list = [];
-      }
-      if (d === day) list.push(t);
-    });
-  }
-  const pathOf = new Map(categories().map((c) => [c.status, c.apiPath]));
-  list.sort((a, b) => b.transfer_start_datetime.localeCompare(a.transfer_start_datetime) || a.radar_code.localeCompare(b.radar_code) || a.id - b.id);
-  latestCache = {
-    day,
-    alarms: list.map((t) => {
-      const status = t.transferred_file_status ?? 'ok';
-      const base = pathOf.get(status) ?? `${RADAR_PREFIX}/transferred/files/alarm`;
-      return { radarCode: t.radar_code, id: t.id, filename: baseName(t.file_path), fileType: t.file_type, status, transferStart: t.transfer_start_datetime, links: pathFiles(`${base}/${t.id}`) };
-    }),
-  };
-  return latestCache;
+  const l = activity().latestAlarms;
+  return { day: l.day, alarms: l.alarms };
 }
 
 let alarmDaysCache: Map<string, Map<string, number>> | undefined;
 
 /** Alarm instances per radar code and UTC day (`YYYY-MM-DD`) of the transfer start, from the alarm collection. */
 export function alarmsByRadarDay(): Map<string, Map<string, number>> {
-  if (alarmDaysCache) return alarmDaysCache;
-  alarmDaysCache = new Map();
-  if (hasTree('radarnet-mirror-v3')) {
-    forEachTreeRecord<TransferredRecord>(staticFile(`${RADAR_PREFIX}/transferred/files/alarm`, EXPANDED_JSON), (t) => {
-      let days = alarmDaysCache!.get(t.radar_code);
-      if (!days) alarmDaysCache!.set(t.radar_code, (days = new Map()));
-      const day = t.transfer_start_datetime.slice(0, 10);
-      days.set(day, (days.get(day) ?? 0) + 1);
-    });
-  }
+  alarmDaysCache ??= new Map(activity().alarmDays.map(([code, days]) => [code, new Map(days)]));
   return alarmDaysCache;
 }
 
 // ---------------------------------------------------------------------------------------------- coverage
 
-interface CoverageRecord {
-  id: number;
-  radar_code: string;
-  file_type: string;
-  coverage_type: string;
-  start_datetime: string;
-  end_datetime: string;
-  duration: number;
-  status_flag: number;
-}
-
-export interface CoverageSeries {
-  fileType: string;
-  coverageType: string;
-  /** Intervals in ms since the epoch, in start order. */
-  intervals: { start: number; end: number; flagged: boolean }[];
-  /** Seconds covered (sum of durations). */
-  seconds: number;
-}
-
 let coverageCache: Map<string, CoverageSeries[]> | undefined;
 
 /** Each radar's coverage, one series per file type and coverage type (sorted by both). */
 export function coverageByRadar(): Map<string, CoverageSeries[]> {
-  if (coverageCache) return coverageCache;
-  const acc = new Map<string, Map<string, CoverageSeries>>();
-  if (hasTree('radarnet-mirror-v3')) {
-    forEachTreeRecord<CoverageRecord>(staticFile(`${RADAR_PREFIX}/coverage/temporal`, JSON_V), (c) => {
-      let series = acc.get(c.radar_code);
-      if (!series) acc.set(c.radar_code, (series = new Map()));
-      const key = `${c.file_type}\u0000${c.coverage_type}`;
-      let s = series.get(key);
-      if (!s) series.set(key, (s = { fileType: c.file_type, coverageType: c.coverage_type, intervals: [], seconds: 0 }));
-      s.intervals.push({ start: Date.parse(c.start_datetime), end: Date.parse(c.end_datetime), flagged: c.status_flag !== 0 });
-      s.seconds += Number(c.duration) || 0;
-    });
-  }
-  coverageCache = new Map(
-    [...acc].map(([code, series]) => [
-      code,
-      [...series.values()]
-        .map((s) => ({ ...s, intervals: s.intervals.sort((x, y) => x.start - y.start) }))
-        .sort((x, y) => x.fileType.localeCompare(y.fileType) || x.coverageType.localeCompare(y.coverageType)),
-    ]),
-  );
+  coverageCache ??= new Map(activity().coverage);
   return coverageCache;
 }

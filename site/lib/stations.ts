@@ -1,6 +1,7 @@
 /**
- * The timeseries stations of the build, for the browse pages: read from the static tree's expanded station
- * collection; and the station map's geometry (an equirectangular projection of the stations' bounding box,
+ * The timeseries stations of the build, for the browse pages: read from the stations family's document
+ * (`<build>/site-data/stations.json`, core/site-data/stations.ts, made by the build from the tree's expanded
+ * station collection); and the station map's geometry (an equirectangular projection of the stations' bounding box,
  * longitudes scaled by the cosine of the middle latitude, so distances look right near the box's centre),
  * with land and country borders from world-atlas (Natural Earth 1:50m, shipped in the npm package: nothing
  * is fetched), clipped to the box by d3-geo.
@@ -10,75 +11,14 @@ import { createRequire } from 'node:module';
 import { geoPath, geoProjection } from 'd3-geo';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { TIMESERIES_PREFIX } from '../../core/timeseries/routes.ts';
-import { staticFile } from '../../core/timeseries/static-tree.ts';
-import { hasTree, readTreeJson, treeHas, treeHref } from './data.ts';
-import { seriesPage } from './timeseries.ts';
+import type { Station } from '../../core/site-data/stations.ts';
+import { siteData } from './data.ts';
 
-interface StationFeature {
-  properties: {
-    id: string;
-    label: string;
-    timeseries?: Record<string, { phenomenon?: { label?: string }; offering?: { label?: string }; service?: { id?: string; label?: string } }>;
-  };
-  geometry: { type: string; coordinates: number[] } | null;
-}
-
-export interface Series {
-  id: string;
-  label: string;
-  /** Its browse page (`/browse/timeseries/<id>/`). */
-  page: string;
-  /** Its metadata file (`/api/v1/timeseries/<id>.json`). */
-  href: string;
-  /** Its data for the default timespan (`/api/v1/timeseries/<id>/getData.json`), when the tree holds it. */
-  dataHref: string | undefined;
-}
-
-export interface Station {
-  id: string;
-  label: string;
-  lon: number | undefined;
-  lat: number | undefined;
-  href: string;
-  /** The service of its first timeseries (the map's marker kind). */
-  service: { id: string; label: string } | undefined;
-  series: Series[];
-}
-
-let cache: Station[] | undefined;
+export type { Series, Station } from '../../core/site-data/stations.ts';
 
 /** Every station, in the API's order (by label); none when the build has no timeseries catalogue files. */
 export function stations(): Station[] {
-  if (cache) return cache;
-  if (!hasTree('timeseries-v1')) return (cache = []);
-  const features = readTreeJson<StationFeature[]>(staticFile(`${TIMESERIES_PREFIX}/stations`, true));
-  cache = features.map((f) => {
-    const id = f.properties.id;
-    const entries = Object.entries(f.properties.timeseries ?? {});
-    const series = entries.map(([sid, s]) => {
-      const base = `${TIMESERIES_PREFIX}/timeseries/${sid}`;
-      const data = staticFile(`${base}/getData`, false);
-      return {
-        id: sid,
-        label: s.phenomenon?.label ?? sid,
-        page: seriesPage(sid),
-        href: treeHref(staticFile(base, false)),
-        dataHref: treeHas(data) ? treeHref(data) : undefined,
-      };
-    });
-    const srv = entries[0]?.[1].service;
-    return {
-      id,
-      label: f.properties.label,
-      lon: f.geometry?.coordinates[0],
-      lat: f.geometry?.coordinates[1],
-      href: treeHref(staticFile(`${TIMESERIES_PREFIX}/stations/${id}`, false)),
-      service: srv?.id ? { id: srv.id, label: srv.label ?? srv.id } : undefined,
-      series,
-    };
-  });
-  return cache;
+  return siteData('stations')?.stations ?? [];
 }
 
 export interface MapMarker {

@@ -1,10 +1,12 @@
 /**
- * The timeseries of the build, for the browse pages (`/browse/timeseries/<id>/`): their metadata from the static
- * tree (`api/v1/timeseries.expanded.json` and each `api/v1/timeseries/<id>.json`), their data for the default
- * timespan (`getData.expanded.json`, with reference values), and the URLs of their data, static and live.
+ * The timeseries of the build, for the browse pages (`/browse/timeseries/<id>/`): their metadata from the
+ * stations family's document (`<build>/site-data/stations.json`, core/site-data/stations.ts, made by the build
+ * from the tree's `api/v1/timeseries.expanded.json` and each `api/v1/timeseries/<id>.json`), their data for the
+ * default timespan (the page's own tree file `getData.expanded.json`, with reference values), and the URLs of
+ * their data, static and live.
  *
  * What the static tree does not hold (first value, status intervals, rendering hints: the live answer to
- * `?status_intervals=true&rendering_hints=true`) comes from site/lib/timeseries-extras.ts.
+ * `?status_intervals=true&rendering_hints=true`) comes from site/lib/timeseries-extras.ts (the timeseries document).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,37 +14,15 @@ import { defaultTimespan, type Timespan } from '../../core/timeseries/timespan.t
 import { TIMESERIES_PREFIX } from '../../core/timeseries/routes.ts';
 import { staticFile } from '../../core/timeseries/static-tree.ts';
 import { PRERENDER_INTERVALS } from '../../core/snapshot/timeseries-config.ts';
-import { buildFolder, buildInfo, hasTree, readTreeJson, treeHas, treeHref, treeList } from './data.ts';
+import type { SeriesMeta } from '../../core/site-data/stations.ts';
+import { buildFolder, buildInfo, siteData, treeHas, treeHref, treeList } from './data.ts';
 
-export interface IdLabel {
-  id: string;
-  label: string;
-}
+export type { IdLabel, RefValueMeta, SeriesMeta } from '../../core/site-data/stations.ts';
+export { seriesPage, stationPage } from '../../core/site-data/stations.ts';
 
 export interface TimeValue {
   timestamp: number;
   value: number | null;
-}
-
-export interface RefValueMeta {
-  referenceValueId: string;
-  label: string;
-  lastValue?: { timestamp: number; value: number };
-}
-
-export interface SeriesMeta {
-  id: string;
-  label: string;
-  uom: string;
-  station: IdLabel & { lon: number | undefined; lat: number | undefined };
-  service: { id: string; serviceUrl?: string; label?: string };
-  offering: IdLabel;
-  feature: IdLabel;
-  procedure: IdLabel;
-  phenomenon: IdLabel;
-  category: IdLabel;
-  lastValue: { timestamp: number; value: number } | undefined;
-  refValues: RefValueMeta[];
 }
 
 export interface DataLink {
@@ -53,60 +33,9 @@ export interface DataLink {
   note?: string;
 }
 
-interface ListMember {
-  id: string;
-  label: string;
-  station: { properties: IdLabel; geometry: { coordinates: number[] } | null };
-  parameters: {
-    service: { id: string; serviceUrl?: string };
-    offering: IdLabel;
-    feature: IdLabel;
-    procedure: IdLabel;
-    phenomenon: IdLabel;
-    category: IdLabel;
-  };
-}
-
-interface Item {
-  uom: string;
-  lastValue?: { timestamp: number; value: number };
-  refValues?: RefValueMeta[];
-}
-
-/** The folder of the browse page of a timeseries. */
-export function seriesPage(id: string): string {
-  return `/browse/timeseries/${encodeURIComponent(id)}/`;
-}
-
-/** A station's page (`/browse/stations/<id>/`). */
-export function stationPage(id: string): string {
-  return `/browse/stations/${encodeURIComponent(id)}/`;
-}
-
-let cache: SeriesMeta[] | undefined;
-
 /** Every timeseries of the build, in the API's order (by label); none when the build has no timeseries tree. */
 export function allSeries(): SeriesMeta[] {
-  if (cache) return cache;
-  if (!hasTree('timeseries-v1')) return (cache = []);
-  const list = readTreeJson<ListMember[]>(staticFile(`${TIMESERIES_PREFIX}/timeseries`, true));
-  const services = staticFile(`${TIMESERIES_PREFIX}/services`, false);
-  const serviceLabels = new Map(treeHas(services) ? readTreeJson<IdLabel[]>(services).map((x) => [x.id, x.label]) : []);
-  cache = list.map((m) => {
-    const item = readTreeJson<Item>(staticFile(`${TIMESERIES_PREFIX}/timeseries/${m.id}`, false));
-    const c = m.station.geometry?.coordinates;
-    return {
-      id: m.id,
-      label: m.label,
-      uom: item.uom,
-      station: { ...m.station.properties, lon: c?.[0], lat: c?.[1] },
-      ...m.parameters,
-      service: { ...m.parameters.service, ...(serviceLabels.has(m.parameters.service.id) ? { label: serviceLabels.get(m.parameters.service.id)! } : {}) },
-      lastValue: item.lastValue,
-      refValues: item.refValues ?? [],
-    };
-  });
-  return cache;
+  return siteData('stations')?.series ?? [];
 }
 
 /** The week ending at the snapshot's instant: the timespan of the tree's getData files. */

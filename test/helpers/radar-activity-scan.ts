@@ -6,9 +6,13 @@
  */
 import { RADAR_PREFIX } from '../../core/radar/routes.ts';
 import { staticFile, VARIANTS } from '../../core/radar/static-tree.ts';
-import { hasTree } from '../../site/lib/data.ts';
-import { keepLatest, pathFiles, type RadarFiles, type TransferActivity, type TypeCount } from '../../site/lib/radar-activity.ts';
-import { forEachTreeRecord } from '../../site/lib/radar-records.ts';
+import { join } from 'node:path';
+import { keepLatest } from '../../core/site-data/radar-activity.ts';
+import { buildFolder, hasTree } from '../../site/lib/data.ts';
+import { pathFiles, type RadarFiles, type TransferActivity, type TypeCount } from '../../site/lib/radar-activity.ts';
+import { treeRecordReader } from '../../build-scripts/lib/tree-records.ts';
+
+const forEachTreeRecord = <T>(rel: string, each: (record: T) => void): number => treeRecordReader(join(buildFolder(), 'site'))(rel, each);
 import type { FileRecord } from '../../site/scripts/radar-finder.ts';
 
 const EXPANDED_JSON = VARIANTS.find((v) => v.suffix === '.expanded.json')!;

@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, test, vi } from 'vitest';
 import { build } from '../../build-scripts/build.ts';
 import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
+import { writeSiteData } from '../../build-scripts/site-data.ts';
+import { SITE_DATA_DIR } from '../../core/site-data/documents.ts';
 import { BROWSE_SUMMARY_FILE, RECENT } from '../../core/radar/browse-summary-file.ts';
 import { openDuckDB, run, sqlString } from '../../lib/duckdb.ts';
 import type { RadarFiles, TransferActivity } from '../../site/lib/radar-activity.ts';
@@ -35,6 +37,8 @@ interface Both {
 async function bothWays(folder: string): Promise<Both> {
   const saved = process.env.SNAPCAT_BUILD;
   process.env.SNAPCAT_BUILD = await realpath(folder);
+  // the site reads the summary through its page family's document, written before Astro runs (a build without a site has none yet)
+  if (!existsSync(join(process.env.SNAPCAT_BUILD, SITE_DATA_DIR))) await writeSiteData(process.env.SNAPCAT_BUILD, () => {});
   vi.resetModules();
   try {
     const site = await import('../../site/lib/radar-activity.ts');

@@ -1,15 +1,16 @@
 /**
- * Reading a JSON collection of the tree in chunks (site/lib/radar-records.ts): every record, in order, whatever
+ * Reading a JSON collection of the tree in chunks (build-scripts/lib/tree-records.ts): every record, in order, whatever
  * the chunk size, with `},{` inside strings, nested objects and characters cut by a chunk boundary.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { forEachTreeRecord } from '../../site/lib/radar-records.ts';
+import { treeRecordReader } from '../../build-scripts/lib/tree-records.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
 
 const folder = join(TEST_TMP, `radar-records-${process.pid}`);
 const saved = process.env.SNAPCAT_BUILD;
+const forEachTreeRecord = treeRecordReader(join(folder, 'site'));
 
 const records = Array.from({ length: 200 }, (_, i) => ({
   id: i,

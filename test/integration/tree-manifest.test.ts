@@ -2,7 +2,8 @@
  * manifest.sha256: every file of the published tree with its SHA-256, in `sha256sum -c` format. A copy of the
  * tree checks with the real `sha256sum -c` (exit 0), and a changed byte is reported FAILED; names with a
  * backslash or a newline are escaped as GNU writes them and check too. (That an incremental build's manifest is
- * the full build's, hashing only the files it wrote: incremental-build.test.ts.)
+ * the full build's, hashing only the files it wrote: incremental-build.test.ts.) The manifest written as a stream
+ * (bounded memory) is byte for byte the one written before it streamed, and so is the state it saves.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import { MANIFEST_FILE, manifestLine, remakeTreeManifest, TREE_SHA256_FILE, writ
 import { TreeWriter } from '../../build-scripts/lib/tree-writer.ts';
 import { Progress } from '../../build-scripts/lib/progress.ts';
 import { all, openDuckDB, sqlString } from '../../lib/duckdb.ts';
+import { manifestBefore } from '../helpers/manifest-before.ts';
 import { runTmp, walkFiles } from '../helpers/paths.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -126,6 +128,51 @@ describe('a tree changed outside a build (npm run site)', () => {
       const check = sha256sumCheck(join(folder, 'site'));
       expect(check.status, check.out).toBe(0);
     } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
+
+describe('the streamed manifest', () => {
+  test('is byte for byte the manifest written before it streamed, with the same saved rows, into an empty folder and over a base', async () => {
+    const folder = runTmp(inject('demoSnapshot'), 'manifest-streamed');
+    rmSync(folder, { recursive: true, force: true });
+    const site = join(folder, 'site');
+    mkdirSync(site, { recursive: true });
+    const db = await openDuckDB();
+    const conn = await db.connect();
+    const recorder = await db.connect();
+    try {
+      // more files than one DuckDB chunk (2,048 rows), in folders, with names GNU escapes, and a leading slash
+      const writer = new TreeWriter(site, new Progress(process.stderr, true));
+      const names = ['/openapi.json', 'back\\slash.txt', 'new\nline.txt', 'dir/ü.json'];
+      for (let i = 0; i < 5000; i++) names.push(`d${i % 7}/f${i}.json`);
+      for (const [i, n] of names.entries()) writer.write(n, `file ${i}\n`);
+      const filesSql = () => `SELECT * FROM (VALUES ${[...writer.files].map(([p, f]) => `(${sqlString(p)}, ${sqlString(f.md5)})`).join(', ')}) v(path, digest)`;
+      const rowsOf = async (file: string) => (await all(conn, `SELECT path, digest, sha256 FROM read_parquet(${sqlString(file)}) ORDER BY path`)).map((r) => `${r['sha256']} ${r['digest']} ${r['path']}`);
+      const compare = async (baseFolder: string | undefined) => {
+        const before = await manifestBefore(conn, recorder, site, filesSql(), baseFolder && join(baseFolder, TREE_SHA256_FILE), join(folder, 'before.parquet'));
+        const now = await writeTreeManifest(conn, recorder, writer, site, filesSql(), folder, baseFolder);
+        const manifest = readFileSync(join(site, MANIFEST_FILE));
+        expect(manifest.equals(before.manifest)).toBe(true);
+        expect(now.sha256).toBe(sha256(before.manifest));
+        expect(now.hashed).toBe(before.hashed);
+        expect(await rowsOf(join(folder, TREE_SHA256_FILE))).toEqual(await rowsOf(join(folder, 'before.parquet')));
+        return now;
+      };
+      const first = await compare(undefined);
+      expect([first.hashed, first.reused]).toEqual([names.length, 0]);
+      // the next build: a few files changed, one added (their digests differ from the base's), the rest reused
+      writer.write('d3/f3.json', 'changed\n');
+      writer.write('new\nline.txt', 'changed too\n');
+      writer.write('d0/added.json', 'added\n');
+      const second = await compare(folder);
+      expect([second.hashed, second.reused]).toEqual([3, names.length - 2]);
+      expect(sha256sumCheck(site).status).toBe(0);
+    } finally {
+      recorder.closeSync();
+      conn.closeSync();
+      db.closeSync();
       rmSync(folder, { recursive: true, force: true });
     }
   }, 240_000);

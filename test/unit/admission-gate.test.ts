@@ -1,10 +1,14 @@
 /**
  * The one admission primitive (lib/admission.ts): a per-job wait deadline (what is left of a request's time
- * limit), refusals made once and reused, and CoDel: a standing queue (its shortest wait above the target for an
- * interval) makes new arrivals wait at most the target; a queue that drains never trips it.
+ * limit), refusals made once and reused, and the controlled-delay policy under overload, on a clock that moves only
+ * when the test moves it: a queue that has not been emptied for an interval and whose oldest waiter has waited the
+ * target stands (a long but quick one does not); then nobody waits past the
+ * target (new arrivals get it as their deadline, older waiters past it are refused from the head) and, once the
+ * oldest has waited half the target, the newest goes in first; a queue that drains never stands; Retry-After is
+ * the queue's drain time at the measured hold.
  */
 import { describe, expect, test } from 'vitest';
-import { AdmissionGate, AdmissionRefused } from '../../lib/admission.ts';
+import { AdmissionGate, AdmissionRefused, type Admitted, type GateClock, type GateLimits } from '../../lib/admission.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -32,45 +36,6 @@ describe('AdmissionGate', () => {
     held.release();
   });
 
-  test('CoDel: a standing queue sheds new arrivals after the target, not the whole deadline; a drained one stops', async () => {
-    const gate = new AdmissionGate({ concurrency: 1, budget: 1, maxWaiting: 100, maxWaitMs: 5_000, targetMs: 20, intervalMs: 50 });
-    expect(gate.standing).toBe(false);
-    // one slot held 30 ms per job, four clients asking again and again: a queue that never drains
-    let running = true;
-    let refused = 0;
-    const client = async () => {
-      while (running) {
-        try {
-          const a = await gate.acquire(1);
-          await sleep(30);
-          a.release();
-        } catch (e) {
-          expect(e).toBeInstanceOf(AdmissionRefused);
-          refused++;
-        }
-      }
-    };
-    const clients = [client(), client(), client(), client()];
-    const t0 = performance.now();
-    while (!gate.standing && performance.now() - t0 < 3000) await sleep(10);
-    expect(gate.standing).toBe(true);
-    // a job arriving now, behind the standing queue, is refused after about the target, not the 5 s deadline
-    const t1 = performance.now();
-    await expect(gate.acquire(1)).rejects.toMatchObject({ why: 'deadline' });
-    const waited = performance.now() - t1;
-    expect(waited).toBeGreaterThanOrEqual(15);
-    expect(waited).toBeLessThan(1000);
-    running = false;
-    await Promise.all(clients);
-    expect(refused).toBeGreaterThan(0);
-    // jobs going straight in (a drained queue) end it at the next interval
-    for (let i = 0; i < 4; i++) {
-      (await gate.acquire(1)).release();
-      await sleep(30);
-    }
-    expect(gate.standing).toBe(false);
-  });
-
   test('without a target the gate never sheds by time', async () => {
     const gate = new AdmissionGate({ concurrency: 1, budget: 1, maxWaiting: 100, maxWaitMs: 5_000 });
     const held = await gate.acquire(1);
@@ -79,5 +44,195 @@ describe('AdmissionGate', () => {
     expect(gate.standing).toBe(false);
     held.release();
     (await late).release();
+  });
+});
+
+/** A clock that moves only when told; its timers fire in order as it passes them. */
+class TestClock implements GateClock {
+  t = 0;
+  #timers: { at: number; fn: () => void }[] = [];
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const timer = { at: this.t + ms, fn };
+    this.#timers.push(timer);
+    return timer;
+  }
+  clearTimeout(timer: unknown): void {
+    this.#timers = this.#timers.filter((x) => x !== timer);
+  }
+  /** Moves to `t` ms, firing the timers due on the way; then lets the promises settle. */
+  async to(t: number): Promise<void> {
+    for (;;) {
+      const next = this.#timers.filter((x) => x.at <= t).sort((a, b) => a.at - b.at)[0];
+      if (!next) break;
+      this.#timers = this.#timers.filter((x) => x !== next);
+      this.t = next.at;
+      next.fn();
+      await settle();
+    }
+    this.t = t;
+    await settle();
+  }
+}
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+/** A job's fate, readable synchronously once the promises settled. */
+function track(p: Promise<Admitted>): { state: 'waiting' | 'in' | 'refused'; admitted?: Admitted; error?: AdmissionRefused } {
+  const t: ReturnType<typeof track> = { state: 'waiting' };
+  p.then(
+    (a) => Object.assign(t, { state: 'in', admitted: a }),
+    (e: AdmissionRefused) => Object.assign(t, { state: 'refused', error: e }),
+  );
+  return t;
+}
+
+describe('AdmissionGate under overload (a test clock)', () => {
+  const limits = (clock: TestClock, over: Partial<GateLimits> = {}): GateLimits => ({ concurrency: 1, budget: 1, maxWaiting: 100, maxWaitMs: 10_000, targetMs: 100, intervalMs: 500, clock, ...over });
+
+  test('a burst that drains never stands: every job waits its turn, however long, in order', async () => {
+    const clock = new TestClock();
+    const gate = new AdmissionGate(limits(clock));
+    const first = await gate.acquire(1);
+    const jobs = [0, 1, 2].map(() => track(gate.acquire(1)));
+    await clock.to(400);
+    expect(gate.standing).toBe(false);
+    first.release();
+    await settle();
+    expect(jobs.map((j) => j.state)).toEqual(['in', 'waiting', 'waiting']);
+    await clock.to(450);
+    jobs[0]!.admitted!.release();
+    await settle();
+    jobs[1]!.admitted!.release();
+    await settle();
+    jobs[2]!.admitted!.release();
+    await settle();
+    // 450 ms of queue, but emptied by letting jobs in: no standing queue, nothing refused
+    expect(jobs.map((j) => j.state)).toEqual(['in', 'in', 'in']);
+    expect(gate.standing).toBe(false);
+    const late = track(gate.acquire(1));
+    await settle();
+    expect(late.state).toBe('in');
+  });
+
+  test('a queue not empty for an interval stands: new arrivals wait at most the target, older waiters past it are refused', async () => {
+    const clock = new TestClock();
+    const gate = new AdmissionGate(limits(clock));
+    const held = await gate.acquire(1);
+    const old = track(gate.acquire(1));
+    await clock.to(499);
+    expect(gate.standing).toBe(false);
+    await clock.to(500);
+    expect(gate.standing).toBe(true);
+    expect(old.state).toBe('waiting'); // its own deadline is 10 s ...
+    const fresh = track(gate.acquire(1));
+    await settle();
+    // ... but it has waited 500 ms > the target, so it is refused, from the head, when the next one arrives
+    expect(old.state).toBe('refused');
+    expect(old.error!.why).toBe('deadline');
+    expect(fresh.state).toBe('waiting');
+    await clock.to(599);
+    expect(fresh.state).toBe('waiting');
+    await clock.to(600);
+    expect(fresh.state).toBe('refused');
+    // refusing the queue whole does not end the overload: once the next waiter has waited the target, the queue
+    // stands again at once (no new interval), and a newer arrival takes its place
+    const next = track(gate.acquire(1));
+    await clock.to(699);
+    expect(gate.standing).toBe(false);
+    await clock.to(700);
+    expect(gate.standing).toBe(true);
+    const newer = track(gate.acquire(1));
+    await settle();
+    expect(next.state).toBe('refused');
+    expect(newer.state).toBe('waiting');
+    // a free slot taken straight from an empty queue ends it
+    held.release();
+    await settle();
+    expect(newer.state).toBe('in');
+    newer.admitted!.release();
+    (await gate.acquire(1)).release();
+    expect(gate.standing).toBe(false);
+  });
+
+  test('long jobs ahead keep the queue standing, but with no newer work those waiting behind them are let in as they end', async () => {
+    // the crash mix of issue 18: two PDFs rendering for seconds, two more waiting, nothing else asked meanwhile
+    const clock = new TestClock();
+    const gate = new AdmissionGate(limits(clock));
+    const held = await gate.acquire(1);
+    const behind = [track(gate.acquire(1)), track(gate.acquire(1))];
+    await clock.to(3000);
+    expect(gate.standing).toBe(true);
+    held.release();
+    await settle();
+    // one let in (the newer: the oldest has waited past half the target), none refused
+    expect(behind.map((b) => b.state).sort()).toEqual(['in', 'waiting']);
+    await clock.to(6000);
+    behind.find((b) => b.state === 'in')!.admitted!.release();
+    await settle();
+    expect(behind.map((b) => b.state)).toEqual(['in', 'in']);
+  });
+
+  test('a queue an interval old goes newest first once the oldest has waited half the target; below that, first come first in, and a long quick queue never stands', async () => {
+    const clock = new TestClock();
+    const gate = new AdmissionGate(limits(clock));
+    let held = await gate.acquire(1);
+    // a long quick queue (a closed loop at its capacity): a job every 10 ms, each waiting about 10-20 ms
+    const order: number[] = [];
+    const waiters: Promise<void>[] = [];
+    const ask = (n: number) => waiters.push(gate.acquire(1).then((a) => { order.push(n); held = a; }));
+    ask(0);
+    for (let t = 10, n = 1; t <= 700; t += 10, n++) {
+      await clock.to(t);
+      ask(n);
+      held.release();
+      await settle();
+    }
+    // a long queue (never empty for 700 ms) but a quick one: not standing
+    expect(gate.standing).toBe(false);
+    // every one let in so far in order, none refused
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order.length).toBeGreaterThan(60);
+    // now the slot is held 80 ms: the oldest waiter passes half the target, and the newest is let in first
+    const before = gate.waiting;
+    expect(before).toBeGreaterThan(0);
+    await clock.to(760);
+    const newest = track(gate.acquire(1));
+    await clock.to(780);
+    held.release();
+    await settle();
+    expect(newest.state).toBe('in');
+    // the one asked at 700 ms, older, still waits (it was not let in, nor refused: 80 ms < the target)
+    expect(order.at(-1)).toBe(69);
+    expect(gate.waiting).toBe(1);
+    newest.admitted!.release();
+  });
+
+  test('a job arriving at a full waiting line is refused at once; Retry-After is the drain time of the queue at the measured hold', async () => {
+    const clock = new TestClock();
+    const gate = new AdmissionGate(limits(clock, { concurrency: 2, budget: 2, maxWaiting: 3, initialHoldMs: 2000, targetMs: undefined }));
+    const a = await gate.acquire(1);
+    const b = await gate.acquire(1);
+    const waiting = [0, 1, 2].map(() => track(gate.acquire(1)));
+    const full = track(gate.acquire(1));
+    await settle();
+    expect(full.state).toBe('refused');
+    expect(full.error!.why).toBe('full');
+    // 3 waiting + this one, two at once, 2 s each: 4 s
+    expect(full.error!.retryAfterS).toBe(4);
+    // holds of 600 ms measured: the estimate follows (0.8 × 2000 + 0.2 × 600 = 1720 ms, then 1496 ms)
+    await clock.to(600);
+    a.release();
+    b.release();
+    await settle();
+    expect(waiting.filter((w) => w.state === 'in')).toHaveLength(2);
+    expect(gate.retryAfterS()).toBe(Math.ceil((1496 * 2) / 2 / 1000));
+    for (const w of waiting) w.admitted?.release();
+    await settle();
+    for (const w of waiting) w.admitted?.release();
   });
 });

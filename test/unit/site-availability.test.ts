@@ -1,7 +1,7 @@
-/** The availability matrix (site/lib/availability.ts): daily shares of merged intervals, levels, the window. */
+/** The availability matrix (core/site-data/availability.ts): daily shares of merged intervals, levels, the window. */
 import { expect, test } from 'vitest';
-import { availability, dailyShares, shareLevel, trimLeadingEmpty, union, windowDays } from '../../site/lib/availability.ts';
-import type { CoverageSeries } from '../../site/lib/radar-activity.ts';
+import { availability, dailyShares, shareLevel, trimLeadingEmpty, union, windowDays } from '../../core/site-data/availability.ts';
+import type { CoverageSeries } from '../../core/site-data/radar-activity.ts';
 
 const t = (iso: string) => Date.parse(`${iso}Z`);
 
@@ -38,7 +38,7 @@ test('file coverage of every type, data coverage when a radar has no file covera
 test.each([[0, 0], [0.01, 1], [0.25, 2], [0.5, 3], [0.75, 4], [0.99, 4], [1, 5]] as const)('share %d is level %d', (share, level) => expect(shareLevel(share)).toBe(level));
 
 test('gaps: between merged intervals only, in time order; file coverage of every type, else data coverage', async () => {
-  const { gaps, coverageIntervals } = await import('../../site/lib/availability.ts');
+  const { gaps, coverageIntervals } = await import('../../core/site-data/availability.ts');
   expect(gaps([{ start: 0, end: 10 }, { start: 5, end: 12 }, { start: 20, end: 30 }, { start: 30, end: 40 }, { start: 50, end: 60 }])).toEqual([{ start: 12, end: 20 }, { start: 40, end: 50 }]);
   expect(gaps([])).toEqual([]);
   const s = (coverageType: string, start: number, end: number): CoverageSeries => ({ coverageType, fileType: 'x', intervals: [{ start, end, flagged: false }], seconds: 0 });

@@ -2,7 +2,8 @@
  * The network's availability by radar and day (`/browse/availability/`), pure: from each radar's coverage
  * intervals and its alarm instances per day, the share of each UTC day its files cover and the alarms of that day,
  * for a window of days. A day's share is the union of the radar's `file` coverage intervals (every file type;
- * `data` coverage when the radar has no `file` coverage) clipped to the day, over 24 hours.
+ * `data` coverage when the radar has no `file` coverage) clipped to the day, over 24 hours. Computed by the
+ * availability page and each radar page from the radar activity document's coverage and alarm days.
  */
 import type { CoverageSeries } from './radar-activity.ts';
 

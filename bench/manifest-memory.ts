@@ -1,0 +1,40 @@
+/**
+ * The tree manifest's DuckDB work at N files, with synthetic rows and no file read (every file hashed: a build into
+ * an empty folder, the worst case), the way tree-manifest.ts does it now (`new`: a sorted stream, then the saved
+ * rows joined in one COPY) or did before 2026-11-26 (`old`: one table of every file, UPDATE, sort again), under the
+ * build's DuckDB settings (2 threads, 1 GB, a scratch folder to spill to). Prints the time and peak RSS.
+ * `node bench/manifest-memory.ts new 7400000` (docs/tree-manifest.md "Memory"). The file reads are not modelled.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { openDuckDB, run, sqlString, streamKeyedText, streamJoinedBytes } from '../lib/duckdb.ts';
+import { checksumRecordSql } from '../core/radar/record-sql.ts';
+const [mode, nArg] = process.argv.slice(2);
+const n = Number(nArg);
+const scratch = mkdtempSync(join(tmpdir(), 'snapcat-manifest-memory-'));
+const db = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: scratch });
+const conn = await db.connect();
+let peak = 0; const t = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
+const t0 = performance.now();
+const files = `SELECT 'radarnet/mirror/v3/' || (['files/','transfers/','transferred/files/','coverage/'])[1 + i % 4] || (i // 4) || (['.json','.expanded.json','.csv','.sha1'])[1 + (i // 7) % 4] AS path, CAST(hash(i) AS VARCHAR) AS digest FROM range(${n}) r(i)`;
+// the hashed files' SHA-256s, as the appender would hold them (every file: a build into an empty folder)
+const hashedSql = `SELECT path, sha256(path) AS sha256 FROM (${files})`;
+let bytes = 0;
+if (mode === 'old') {
+  await run(conn, `CREATE TABLE sha AS SELECT path, digest, NULL::VARCHAR AS sha256 FROM (${files})`);
+  await run(conn, `CREATE TABLE hashed AS ${hashedSql}`);
+  await run(conn, `UPDATE sha SET sha256 = h.sha256 FROM hashed h WHERE sha.path = h.path`);
+  await run(conn, `COPY sha TO ${sqlString(join(scratch, 'out.parquet'))} (FORMAT parquet)`);
+  for await (const b of streamJoinedBytes(conn, { sql: `SELECT 0 AS k, ${checksumRecordSql('sha256', 'path')} AS t FROM sha ORDER BY path`, params: {} }, '', '\n')) bytes += b.bytes.length;
+} else {
+  await run(conn, `CREATE TABLE hashed AS ${hashedSql}`);
+  const known = `SELECT f.path, f.digest, NULL::VARCHAR AS sha256 FROM (${files}) f`;
+  for await (const b of streamKeyedText(conn, { sql: `SELECT CASE WHEN sha256 IS NULL THEN 1 ELSE 0 END AS k, CASE WHEN sha256 IS NULL THEN path ELSE ${checksumRecordSql('sha256', 'path')} END AS t FROM (${known}) ORDER BY path`, params: {} })) {
+    let text = ''; for (const x of b.texts) text += `${'0'.repeat(64)}  ${x}\n`; bytes += Buffer.byteLength(text);
+  }
+  await run(conn, `COPY (SELECT k.path, k.digest, coalesce(k.sha256, h.sha256) AS sha256 FROM (${known}) k LEFT JOIN hashed h ON h.path = k.path) TO ${sqlString(join(scratch, 'out.parquet'))} (FORMAT parquet)`);
+}
+clearInterval(t);
+console.log(`${mode} ${n}: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(0)} MB of lines, peak RSS ${(Math.max(peak, process.memoryUsage.rss()) / 1e6).toFixed(0)} MB, maxRSS ${(process.resourceUsage().maxRSS / 1e3).toFixed(0)} MB`);
+rmSync(scratch, { recursive: true, force: true });
