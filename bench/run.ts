@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,postgres,overload,soak,timeseries-scale,timeseries-append] [--minutes 10] [--ram-disk]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,compress-whole,postgres,overload,soak,timeseries-scale,timeseries-append] [--minutes 10] [--ram-disk]
  *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full; timeseries-append: default 365)
  *   [--queries files-day,near,...] (postgres, tail: the queries to run, by short name (bench/postgres.ts QUERY_IDS); all by default)
  *   [--variants now,floor,...] (tail: the ways to run the endpoint compared, bench/tail.ts VARIANTS; all by default)
@@ -34,6 +34,7 @@ import { benchIncremental } from './incremental.ts';
 import { benchChanges } from './changes.ts';
 import { benchTimeseriesAppend } from './timeseries-append.ts';
 import { runCompressionBench } from './compression.ts';
+import { runCompressWholeBench } from './compress-whole.ts';
 import { runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
@@ -191,6 +192,21 @@ if (want('static-vs-nginx')) {
   for (const x of r.runs) {
     row(`static files (${r.paths.length} parameter-free paths of both APIs, docs and a chart): endpoint \`--workers ${x.workers}\` / nginx \`worker_processes ${x.workers}\` (${r.nginxVersion}, the build's nginx.conf)`, pairs(x.small), '≥ 80%');
     row(`one-day answer (${(r.oneDay.bytes / 1024).toFixed(0)} KB, 20 days of the one-year catalogue, \`${r.oneDay.example}\`): endpoint \`--workers ${x.workers}\` / nginx \`worker_processes ${x.workers}\` sending the same answers as files`, pairs(x.oneDay), '≥ 80%');
+  }
+}
+if (want('compress-whole')) {
+  const c = await runCompressWholeBench((l) => console.error(l));
+  const kb = (b: number) => (b >= 1024 * 1024 ? `${(b / 1024 / 1024).toFixed(1)} MB` : `${(b / 1024).toFixed(0)} KB`);
+  row('machine', `**shared and loaded**: load average ${c.loadBefore} before, ${c.loadAfter} after (\`uptime\`); CPU ms (the process's, event loop and pool threads) is the figure to read, wall ms is inflated by the load`, '');
+  row('levels (server/compression.ts LEVELS); rounds (medians, the three ways taking turns)', `${Object.entries(c.levels).map(([k, v]) => `${k} ${v}`).join(', ')}; ${c.rounds}`, '');
+  for (const r of c.rows) {
+    const w = r.ways;
+    const way = (n: keyof typeof w) => `${w[n].cpuMs.toFixed(2)} ms CPU, ${w[n].wallMs.toFixed(2)} wall`;
+    row(
+      `${kb(r.bytes)} of JSON, ${r.coding} (→ ${kb(r.compressedBytes)}): pieces as before (16 KB output, ${Math.ceil(r.compressedBytes / 16384)}+ trips) / now (compressWhole) / sync on the loop`,
+      `${way('pieces')} / **${way('now')}** / ${way('sync')}: now **×${(w.now.cpuMs / w.pieces.cpuMs).toFixed(2)}** the CPU of pieces, ×${(w.now.wallMs / w.pieces.wallMs).toFixed(2)} the wall`,
+      '',
+    );
   }
 }
 if (want('compression')) {

@@ -8,9 +8,10 @@
  *   gets the coding's name (etagInCoding).
  * - A compressed answer's head waits for its body: an answer that ends within HOLD_BYTES (256 KB) is a whole
  *   one, compressed in one piece (up to SYNC_MAX at once on the event loop, a larger one on libuv's thread
- *   pool) and sent with its compressed Content-Length (or, when it turned out under 1 KB, as it is: the size
- *   rule holds for streamed answers too). Meanwhile `res.headersSent` is true, so a handler that fails after its
- *   writeHead destroys the answer as it would without compression.
+ *   pool: in one trip up to ONE_TRIP_MAX) and sent with its compressed Content-Length (or, when it turned out
+ *   under 1 KB, as it is: the size rule holds for streamed answers too). So is a body of any size handed to
+ *   `end` at once. Meanwhile `res.headersSent` is true, so a handler that fails after its writeHead destroys
+ *   the answer as it would without compression.
  *   HEAD answers GET's headers when the handler hands `end` the body (node sends no body for HEAD); a handler
  *   that hands none, or a streamed answer, gets Content-Encoding without a Content-Length.
  * - An answer that passes HOLD_BYTES (a live query's stream, a tree file over 256 KB piped from disk) goes on
@@ -110,15 +111,46 @@ export function compressWholeSync(coding: Coding, body: Uint8Array): Buffer {
   }
 }
 
-/** A whole body in one coding, compressed on libuv's thread pool. */
-export function compressWhole(coding: Coding, body: Uint8Array): Promise<Buffer> {
+/**
+ * Whole bodies up to this size go to libuv's thread pool in one trip (issue 18): zlib's async API works in pieces
+ * of its output buffer (16 KB by default), one trip to the pool and back per piece, 16-23 for a 2.2 MB getData
+ * answer, each a wake-up of a pool thread and of the event loop, and on a loaded machine a wait for each. So the
+ * output buffer is made as large as the body (`chunkSize`): the compressor runs through in one trip (and a
+ * second, empty one for the stream's end). A pool thread is then busy for the whole body: 4 MB is 6 ms of zstd 1,
+ * 9 of br 1 and 15 of gzip 1 (BENCHMARKS.md "compress-whole"), about the longest a DuckDB query should wait
+ * behind it for a thread of the same pool.
+ */
+export const ONE_TRIP_MAX = 4 * 1024 * 1024;
+
+/**
+ * A larger body goes in pieces of this much output: a trip then takes about 1-2 MB of JSON (4-8:1), a few ms, and
+ * between trips the pool thread takes its queue's other work, a DuckDB query among it.
+ */
+export const PIECE_BYTES = 256 * 1024;
+
+/** The output buffer for a whole body: large enough for any body up to ONE_TRIP_MAX to come out in one piece. */
+export function chunkSizeFor(bodyBytes: number): number {
+  // deflate's, brotli's and zstd's worst case is the body plus a few bytes per 16-128 KB block
+  return bodyBytes <= ONE_TRIP_MAX ? Math.max(64 * 1024, bodyBytes + (bodyBytes >> 10) + 1024) : PIECE_BYTES;
+}
+
+/** The compressed bytes in a Buffer of their own (one output piece is a slice of the body-sized output buffer). */
+function own(out: Buffer): Buffer {
+  return out.buffer.byteLength > out.length + 64 * 1024 ? Buffer.from(out) : out;
+}
+
+/**
+ * A whole body in one coding, compressed on libuv's thread pool: in one trip up to ONE_TRIP_MAX, else in pieces
+ * (`chunkSize`: the output buffer; the bench passes zlib's default, 16 KB, for the way it was before).
+ */
+export async function compressWhole(coding: Coding, body: Uint8Array, chunkSize = chunkSizeFor(body.length)): Promise<Buffer> {
   switch (coding) {
     case 'gzip':
-      return gzipAsync(body, gzipOptions());
+      return own(await gzipAsync(body, { ...gzipOptions(), chunkSize }));
     case 'br':
-      return brotliAsync(body, brotliOptions(body.length));
+      return own(await brotliAsync(body, { ...brotliOptions(body.length), chunkSize }));
     case 'zstd':
-      return zstdAsync(body, zstdOptions());
+      return own(await zstdAsync(body, { ...zstdOptions(), chunkSize }));
   }
 }
 

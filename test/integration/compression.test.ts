@@ -8,7 +8,7 @@
  * dropped, and one that keeps it waiting is reported slow; the young-garbage cadence counts the pieces and the
  * compressed bytes; a handler failing after its head (the body held) still destroys the answer.
  */
-import { randomBytes } from 'node:crypto';
+import { pbkdf2, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -304,5 +304,84 @@ describe('failures while the body is held', () => {
     const { port } = server.address() as AddressInfo;
     await expect(raw(`http://127.0.0.1:${port}`, '/', { headers: { 'Accept-Encoding': 'gzip' } })).rejects.toThrow(/socket hang up|ECONNRESET|aborted/);
     await new Promise<void>((r) => server.close(() => r()));
+  });
+});
+
+describe('large whole answers (issue 18: one trip to the thread pool, the event loop kept free)', () => {
+  /** getData's shape, `bytes` long. */
+  const jsonOf = (bytes: number) => {
+    const parts: string[] = [];
+    let n = 0;
+    for (let i = 0; n < bytes; i++) {
+      const p = `{"timestamp":${1_672_531_200_000 + i * 600_000},"value":${(Math.sin(i / 50) * 20 + 5).toFixed(2)}},`;
+      parts.push(p);
+      n += p.length;
+    }
+    return Buffer.from(`[${parts.join('').slice(0, bytes - 2)}]`);
+  };
+  const year = jsonOf(2_200_000);
+  const huge = jsonOf(8 * 1024 * 1024);
+  let server: ReturnType<typeof createServer>;
+  let base = '';
+  /** Resolved when /huge's handler hands its body to end() (its compression starts there). */
+  let hugeEnded: () => void = () => {};
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      compressAnswers(req, res);
+      const body = req.url === '/year' ? year : req.url === '/huge' ? huge : Buffer.from('{"small":true}');
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length, ETag: '"b"' });
+      res.end(body);
+      if (req.url === '/huge') hugeEnded();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  test.each(CODINGS)('%s: a 2.2 MB body handed to end() is sent compressed whole: its length, one piece, decoded equal', async (coding) => {
+    expect(year.length).toBeGreaterThan(HOLD_BYTES);
+    const r = await raw(base, '/year', { headers: { 'Accept-Encoding': coding } });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-encoding']).toBe(coding);
+    expect(r.headers['transfer-encoding']).toBeUndefined();
+    expect(r.headers['content-length']).toBe(String(r.wire.length));
+    expect(r.headers['etag']).toBe(etagInCoding('"b"', coding));
+    expect(varyOf(r)).toContain('Accept-Encoding');
+    expect(DECODE[coding](r.wire).equals(year)).toBe(true);
+  });
+
+  test.each(CODINGS)('%s: a small request is answered while an 8 MB body compresses', async (coding) => {
+    // The pool's threads are first given work of their own (as DuckDB's queries take them), ~100 ms each: the
+    // compression then waits behind it, so the small request is sure to come while the 8 MB body is pending, on
+    // a loaded machine too. Compressed on the event loop instead, the body's head would be out before it.
+    const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+    const poolBusy = Array.from({ length: threads }, () => new Promise((r) => pbkdf2('p', 's', 60_000, 64, 'sha512', r)));
+    const ended = new Promise<void>((r) => (hugeEnded = r));
+    let hugeHeadAt = Infinity;
+    const hugeDone = new Promise<Raw>((resolve, reject) => {
+      const u = new URL(base);
+      const req = request({ host: u.hostname, port: u.port, path: '/huge', headers: { 'Accept-Encoding': coding }, agent: false }, (res) => {
+        hugeHeadAt = performance.now();
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, wire: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await ended;
+    // the 8 MB body is being compressed now (its head waits for it): a small answer must not wait for it
+    const small = await raw(base, '/small');
+    const smallAt = performance.now();
+    expect(small.status).toBe(200);
+    expect(JSON.parse(small.wire.toString())).toEqual({ small: true });
+    expect(hugeHeadAt).toBe(Infinity);
+    const big = await hugeDone;
+    expect(smallAt).toBeLessThan(hugeHeadAt);
+    expect(big.headers['content-length']).toBe(String(big.wire.length));
+    expect(DECODE[coding](big.wire).equals(huge)).toBe(true);
+    await Promise.all(poolBusy);
   });
 });
