@@ -91,7 +91,7 @@ export async function buildAtomically(outArg: string, fill: (folder: string, bas
   const previous = await currentTarget(out);
   const builds = `${out}.builds`;
   await mkdir(builds, { recursive: true });
-  const name = `${stamp()}-${process.pid}`;
+  const name = await freshName(builds);
   const partial = join(builds, `${name}.partial`);
   const final = join(builds, name);
   try {
@@ -115,6 +115,22 @@ export async function buildAtomically(outArg: string, fill: (folder: string, bas
     await rm(path, { recursive: true, force: true });
   }
   return final;
+}
+
+/**
+ * A build folder's name: the time to the second and the process, `20261126T153613Z-15715`; a second build of the
+ * same process in the same second (a daily append takes well under one) gets a counter after the `Z`
+ * (`20261126T153613Z2-15715`), which sorts after the first, as the builds' order by name must.
+ */
+async function freshName(builds: string): Promise<string> {
+  const s = stamp();
+  // past the highest counter of this second's builds still there (older ones may be removed: never reuse a name)
+  let last = 0;
+  for (const e of await readdir(builds)) {
+    const m = e.startsWith(s) ? /^Z?(\d*)-(\d+)(\.partial)?$/.exec(e.slice(s.length)) : null;
+    if (m) last = Math.max(last, m[1] ? Number(m[1]) : 1);
+  }
+  return `${s}${last === 0 ? '' : last + 1}-${process.pid}`;
 }
 
 /** A `.partial` folder of a build still running (its pid alive) is not ours to remove. */
