@@ -142,16 +142,6 @@ export function openSeriesFile(dataDir: string, name = SERIES_FILE_NAME): Series
   return { pairs, first, count, sparseAt, sparse };
 }
 
-/** Whether `dataDir` holds series files of this format (a build to reuse; otherwise build again). */
-export function seriesFileCurrent(dataDir: string): boolean {
-  try {
-    closeSeriesFile(openSeriesFile(dataDir));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function closeSeriesFile(f: SeriesFile): void {
   closeSync(f.pairs);
 }

@@ -97,14 +97,10 @@ export function openSeriesStore(dataDir: string): SeriesStore {
   return { segments, names, source, countAtMost: (s, span) => segments.reduce((a, f) => a + spanCountAtMost(f, s, span), 0), close: () => segments.forEach(closeSeriesFile) };
 }
 
-export function closeSeriesStore(store: SeriesStore): void {
-  for (const f of store.segments) closeSeriesFile(f);
-}
-
 /** Whether `dataDir` holds series files of this format (a build to reuse; otherwise build again). */
 export function seriesStoreCurrent(dataDir: string): boolean {
   try {
-    closeSeriesStore(openSeriesStore(dataDir));
+    openSeriesStore(dataDir).close();
     return true;
   } catch {
     return false;

@@ -56,7 +56,7 @@ export function stamp(folder: string, key: string): void {
 /**
  * The code of a build: the build's scripts and the core they share with the endpoint (what decides the database's
  * contents). The endpoint's own code (server/, lib/) is left out: a change there needs no new build, and the
- * benches check what the endpoint reads as they reuse a build (radarDbCurrent, seriesFileCurrent).
+ * benches check what the endpoint reads as they reuse a build (radarDbCurrent, seriesStoreCurrent).
  */
 export const BUILD_CODE = ['build-scripts', 'core', 'lib/duckdb.ts', 'lib/series-file.ts', 'lib/timeseries-store.ts', 'package-lock.json'];
 

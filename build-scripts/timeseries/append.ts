@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, constants, existsSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parquetFilesBelow } from '../../lib/hive.ts';
-import { closeSeriesStore, openSeriesStore, SEGMENTS_FILE, segmentNames } from '../../lib/series-segments.ts';
+import { openSeriesStore, SEGMENTS_FILE, segmentNames } from '../../lib/series-segments.ts';
 import { PAIR_BYTES, SERIES_FILE_NAME, STRIDE, writeSeriesIndex, type SeriesFile } from '../../lib/series-file.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
 
@@ -108,7 +108,7 @@ export function planAppend(previous: string | undefined, snapshotDir: string): A
     known.add(n.abs);
   }
   try {
-    closeSeriesStore(openSeriesStore(data));
+    openSeriesStore(data).close();
   } catch (e) {
     return `the last build's series file cannot be read (${(e as Error).message})`;
   }
@@ -135,7 +135,7 @@ export function lastTimestamps(dataDir: string): Float64Array {
     }
     return last;
   } finally {
-    closeSeriesStore(store);
+    store.close();
   }
 }
 
@@ -190,7 +190,7 @@ function mergeSegments(dataDir: string, names: string[], into: string): void {
     }
   } finally {
     closeSync(out);
-    closeSeriesStore(store);
+    store.close();
   }
   writeSeriesIndex(`${tmp}.index`, count, sparse, rows);
   // the merged segments' names are links shared with earlier builds: unlinked, never written
@@ -205,7 +205,7 @@ function segmentRows(dataDir: string): Map<string, number> {
   try {
     return new Map(store.names.map((name, i) => [name, store.segments[i]!.count.reduce((a, c) => a + c, 0)]));
   } finally {
-    closeSeriesStore(store);
+    store.close();
   }
 }
 
