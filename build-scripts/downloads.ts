@@ -17,7 +17,7 @@
  * `downloads-state.json` in the build folder, beside the tree state.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
@@ -50,10 +50,17 @@ export interface DownloadTable {
   folder: 'radar' | 'timeseries';
   name: string;
   description: string;
-  /** The rows, as SQL over the attached database `db`. */
-  sql: (db: string) => string;
+  /** The rows, as SQL over the attached database `db`; `where` (yearWhere's) narrows them before any join. */
+  sql: (db: string, where?: string) => string;
   /** Partitioned by the year of this (a TIMESTAMP column of the rows), or one file. */
   yearOf?: string;
+  /**
+   * A year's rows as a condition on the stored table's own columns, which DuckDB prunes by its row groups'
+   * statistics. With it each year is written by its own statement (sorting one year's rows, not the table's:
+   * the observations at 10^9 rows would spill tens of GB to sort at once); without it one statement writes all
+   * years (PARTITION_BY).
+   */
+  yearWhere?: (year: number) => string;
   /** The order of the rows in each file: total (a key last). */
   orderBy: string;
 }
@@ -135,8 +142,9 @@ export const DOWNLOAD_TABLES: DownloadTable[] = [
     folder: 'timeseries',
     name: 'observations',
     description: 'Every observation: timeseries_id, timestamp (UTC), value (null: no value). Sorted by series, then time, in each year.',
-    sql: (d) => `SELECT t.id AS timeseries_id, epoch_ms(o."timestamp") AS "timestamp", o."value" FROM ${d}.observations o JOIN ${d}.timeseries t ON t.sid = o.sid`,
+    sql: (d, where) => `SELECT t.id AS timeseries_id, epoch_ms(o."timestamp") AS "timestamp", o."value" FROM ${d}.observations o JOIN ${d}.timeseries t ON t.sid = o.sid${where ? ` WHERE ${where}` : ''}`,
     yearOf: '"timestamp"',
+    yearWhere: (y) => `o."timestamp" >= ${Date.UTC(y, 0, 1)} AND o."timestamp" < ${Date.UTC(y + 1, 0, 1)}`,
     orderBy: 'timeseries_id, "timestamp"',
   },
 ];
@@ -241,7 +249,14 @@ export async function writeDownloads(opts: DownloadsOptions): Promise<{ written:
         const dir = mkdtempSync(join(opts.scratch, `${t.name}-`));
         try {
           const options = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${DOWNLOAD_ROW_GROUP}`;
-          if (t.yearOf) {
+          if (t.yearOf && t.yearWhere) {
+            for (const p of changed) {
+              const yearDir = join(dir, `year=${p.year!}`);
+              mkdirSync(yearDir);
+              const yearRows = `SELECT *, CAST(year(${t.yearOf}) AS INTEGER) AS year FROM (${t.sql(db, t.yearWhere(p.year!))})`;
+              await run(conn, `COPY (SELECT * EXCLUDE (year) FROM (${yearRows}) ORDER BY ${t.orderBy}) TO ${sqlString(join(yearDir, 'data_0.parquet'))} (${options})`);
+            }
+          } else if (t.yearOf) {
             const years = changed.map((p) => p.year!).join(', ');
             await run(conn, `COPY (SELECT * FROM (${rows}) WHERE year IN (${years}) ORDER BY ${t.orderBy}) TO ${sqlString(dir)} (${options}, PARTITION_BY (year))`);
           } else {
@@ -251,11 +266,12 @@ export async function writeDownloads(opts: DownloadsOptions): Promise<{ written:
           for (const p of changed) {
             const from = made.find((f) => (p.year === undefined ? true : f.includes(`/year=${p.year}/`)));
             if (!from) throw new Error(`downloads: ${p.rel} was not written`);
-            const bytes = readFileSync(from);
-            const sha256 = createHash('sha256').update(bytes).digest('hex');
+            // hashed in pieces: a year of observations at 10^9 rows is hundreds of MB
+            const sha256 = await fileSha256(from);
+            const size = lstatSync(from).size;
             writer.moveIn(from, p.rel);
             const st = lstatSync(join(writerRoot(opts.buildDir), p.rel), { bigint: true });
-            state.files[p.rel] = { fp: p.fp, rows: p.rows, bytes: bytes.length, sha256, stamp: { size: Number(st.size), mtimeNs: String(st.mtimeNs), ino: String(st.ino) } };
+            state.files[p.rel] = { fp: p.fp, rows: p.rows, bytes: size, sha256, stamp: { size: Number(st.size), mtimeNs: String(st.mtimeNs), ino: String(st.ino) } };
             counts.written++;
           }
         } finally {
@@ -290,4 +306,11 @@ export async function writeDownloads(opts: DownloadsOptions): Promise<{ written:
 /** The tree's folder in a build folder. */
 function writerRoot(buildDir: string): string {
   return join(buildDir, 'site');
+}
+
+/** A file's SHA-256, read in pieces. */
+async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const piece of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(piece as Buffer);
+  return hash.digest('hex');
 }

@@ -5,19 +5,18 @@
  * that renders it; a PNG already in the cache under that hash is linked into the tree instead of rendered
  * again. The cache (`<out>.cache/charts/`) keeps the charts of the last build only.
  *
- * Data is read one chart at a time on the build's connection; up to the renderer's page count render at
+ * Data is read one chart at a time from the build's series store; up to the renderer's page count render at
  * once behind it.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Catalogue } from '../../core/timeseries/catalogue.ts';
 import { chartDocument } from '../../core/timeseries/chart-document.ts';
+import type { SeriesSource } from '../../core/timeseries/data.ts';
 import { prerenderJobs } from '../../core/timeseries/prerender.ts';
 import { ChartRenderer } from '../../lib/chart-renderer.ts';
 import { resolveChromium } from '../../lib/chromium.ts';
-import { duckSeriesSource } from '../../lib/timeseries-store.ts';
 import type { Progress } from '../lib/progress.ts';
 import type { TreeWriter } from '../lib/tree-writer.ts';
 
@@ -31,7 +30,8 @@ export interface PrerenderResult {
 }
 
 export async function prerenderCharts(opts: {
-  conn: DuckDBConnection;
+  /** Where the observations are read: the build's series store, as the endpoint reads them. */
+  source: SeriesSource;
   cat: Catalogue;
   writer: TreeWriter;
   progress: Progress;
@@ -39,7 +39,7 @@ export async function prerenderCharts(opts: {
   /** A renderer to use (benchmarks); by default one of its own, closed at the end. */
   renderer?: ChartRenderer;
 }): Promise<PrerenderResult> {
-  const { conn, cat, writer, progress } = opts;
+  const { cat, source, writer, progress } = opts;
   const jobs = prerenderJobs(cat);
   const result: PrerenderResult = { charts: jobs.length, rendered: 0, fromCache: 0 };
   if (jobs.length === 0) return result;
@@ -53,7 +53,6 @@ export async function prerenderCharts(opts: {
   const used = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  const source = duckSeriesSource(conn);
   try {
     for (const job of jobs) {
       if (failure) break;

@@ -4,21 +4,20 @@
  * answers, with the request parameters read by the same parsers (`expanded=true` or nothing), so the bytes
  * are the same.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { collectionAnswer, indexAnswer, itemAnswer } from '../../core/timeseries/answer.ts';
 import type { Catalogue } from '../../core/timeseries/catalogue.ts';
-import { answerData } from '../../core/timeseries/data.ts';
+import { answerData, type SeriesSource } from '../../core/timeseries/data.ts';
 import { readGetData } from '../../core/timeseries/data-request.ts';
 import { readCollectionParams, readItemParams } from '../../core/timeseries/params.ts';
 import { staticEntries, staticFile } from '../../core/timeseries/static-tree.ts';
-import { duckSeriesSource } from '../../lib/timeseries-store.ts';
 import type { TimeseriesProfile } from '../../core/timeseries/profile.ts';
 import type { Progress } from '../lib/progress.ts';
 import type { TreeWriter } from '../lib/tree-writer.ts';
 
 export interface TimeseriesTreeContext {
-  conn: DuckDBConnection;
   cat: Catalogue;
+  /** Where the observations are read: the build's series store, as the endpoint reads them. */
+  source: SeriesSource;
   writer: TreeWriter;
   progress: Progress;
   /** The shapes of the tree (core/timeseries/profile.ts). */
@@ -33,7 +32,7 @@ function query(expanded: boolean): URLSearchParams {
 
 export async function writeTimeseriesTree(ctx: TimeseriesTreeContext): Promise<void> {
   const { cat, writer } = ctx;
-  const source = duckSeriesSource(ctx.conn);
+  const { source } = ctx;
   let step = '';
   for (const e of staticEntries(cat)) {
     const kind = e.kind === 'item' ? `${e.collection}/{id}` : e.kind === 'collection' ? e.collection : e.kind;
