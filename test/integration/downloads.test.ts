@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { build } from '../../build-scripts/build.ts';
+import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
 import { DOWNLOAD_ROW_GROUP, DOWNLOAD_TABLES, type DownloadIndex } from '../../build-scripts/downloads.ts';
 import { RADAR_DB_FILE } from '../../lib/radar-catalogue.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
@@ -127,6 +128,37 @@ describe('downloads over a base build', () => {
     expect(second.stats['downloads kept']).toBe(files.length);
     expect(files.map((p) => inode(second.folder, p))).toEqual(before);
     expect(readFileSync(join(second.folder, 'site', 'downloads', 'index.json'), 'utf8')).toBe(readFileSync(join(first.folder, 'site', 'downloads', 'index.json'), 'utf8'));
+  }, 300_000);
+});
+
+describe('observations across a year boundary', () => {
+  let work = '';
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  // each year is written by its own statement, its rows read by a timestamp range (yearWhere): the files of two
+  // years hold every observation once, each in its own year, sorted by series then time
+  test('one file a year, every observation in the file of its year, sorted by series then time', async () => {
+    work = runTmp(inject('demoSnapshot'), 'downloads-years');
+    rmSync(work, { recursive: true, force: true });
+    const snapshot = join(work, 'snapshot');
+    await writeDemoSnapshot({ from: '2023-12-28', days: 8, seed: 3, out: snapshot, apis: ['timeseries-v1'], log: () => {} });
+    const result = await build({ snapshot, out: join(work, 'dist'), quiet: true, charts: false, site: false, history: false });
+    const t = readIndex(result.folder).tables.find((x) => x.name === 'observations')!;
+    expect(t.files.map((f) => f.year)).toEqual([2023, 2024]);
+    const site = join(result.folder, 'site');
+    const obs = `read_parquet(${sqlString(join(snapshot, 'observations.parquet'))})`;
+    for (const f of t.files) {
+      const one = `read_parquet(${sqlString(join(site, f.path))}, file_row_number = true)`;
+      const [c] = await all(
+        conn,
+        `SELECT (SELECT count(*) FROM ${one}) AS n,
+                (SELECT count(*) FROM ${obs} WHERE year(make_timestamp("timestamp" * 1000)) = ${f.year}) AS want,
+                (SELECT count(*) FROM ${one} WHERE year("timestamp") <> ${f.year}) AS other,
+                (SELECT count(*) FROM (SELECT file_row_number AS pos, row_number() OVER (ORDER BY timeseries_id, "timestamp") - 1 AS rank FROM ${one}) WHERE pos <> rank) AS unsorted`,
+      );
+      expect({ year: f.year, n: Number(c!['n']), other: Number(c!['other']), unsorted: Number(c!['unsorted']) }).toEqual({ year: f.year, n: Number(c!['want']), other: 0, unsorted: 0 });
+      expect(Number(c!['n'])).toBeGreaterThan(0);
+    }
   }, 300_000);
 });
 

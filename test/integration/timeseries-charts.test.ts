@@ -332,5 +332,5 @@ describe('pre-rendered charts', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 240_000); // two builds with charts: 46 s each seen at load 3, more on a loaded CI machine
 });
