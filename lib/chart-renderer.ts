@@ -187,7 +187,7 @@ export class ChartRenderer {
     try {
       inner = await this.gate.acquire(cost);
     } catch (e) {
-      if (e instanceof AdmissionRefused) throw new RendererBusy(e.retryAfterS, e.why === 'full' ? 'too many charts are waiting to be rendered' : 'no render slot came free in time');
+      if (e instanceof AdmissionRefused) throw this.#busy(e);
       throw e;
     }
     // Released when its caller is done, or, if its render's browser was discarded, once that browser is gone: the
@@ -202,6 +202,15 @@ export class ChartRenderer {
     };
     this.#holds.set(admitted, held);
     return admitted;
+  }
+
+  /** A refusal, one per kind and Retry-After, made once (no stack trace per refused chart; lib/admission.ts). */
+  readonly #busyErrors = new Map<string, RendererBusy>();
+  #busy(e: AdmissionRefused): RendererBusy {
+    const key = `${e.why} ${e.retryAfterS}`;
+    let b = this.#busyErrors.get(key);
+    if (!b) this.#busyErrors.set(key, (b = new RendererBusy(e.retryAfterS, e.why === 'full' ? 'too many charts are waiting to be rendered' : 'no render slot came free in time')));
+    return b;
   }
 
   /**

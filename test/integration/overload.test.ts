@@ -40,6 +40,18 @@ function expectRefusal(a: Answer): void {
   expect(body).toMatchObject({ statusCode: 503, reason: 'Service Unavailable' });
   expect(typeof body.userMessage).toBe('string');
   expect(Array.isArray(body.hints)).toBe(true);
+  expect(Number(a.headers['content-length'])).toBe(a.body.length);
+}
+
+/** Refusals of one kind and Retry-After are the same bytes (made once and reused, server/respond.ts). */
+function expectSameBytesPerKind(refusals: Answer[]): void {
+  const byKind = new Map<string, string>();
+  for (const a of refusals) {
+    const key = `${String(a.headers['retry-after'])} ${String(JSON.parse(a.body.toString('utf8')).userMessage)}`;
+    const seen = byKind.get(key);
+    if (seen === undefined) byKind.set(key, a.body.toString('utf8'));
+    else expect(a.body.toString('utf8')).toBe(seen);
+  }
 }
 
 describe('a burst beyond capacity', () => {
@@ -63,6 +75,7 @@ describe('a burst beyond capacity', () => {
       const second = Array.from({ length: 24 }, (_, i) => ask(hour(100 + i), agent));
       const firstAnswers = await Promise.all(first);
       for (const a of firstAnswers) expectRefusal(a);
+      expectSameBytesPerKind(firstAnswers);
       // the connections come free: the second wave is let in (newest first) or refused at the target, nothing else
       for (const r of releases) r();
       await Promise.all(held);
@@ -101,6 +114,7 @@ describe('a burst beyond capacity', () => {
         expectRefusal(a);
         expect(JSON.parse(a.body.toString('utf8')).userMessage).toMatch(/Too many charts/);
       }
+      expectSameBytesPerKind(firstAnswers);
       page.release();
       const answers = await Promise.all(second);
       const ok = answers.filter((a) => a.status === 200);
