@@ -9,9 +9,9 @@
  *   RENDER_TARGET_MS, newest first), else `RendererBusy` with the queue's drain time as Retry-After.
  * - A render has one time limit from the moment it is let in, retry included: a render that fails because the
  *   browser crashed or went away replaces the browser and is tried once more in the time left; one that ran out
- *   of time is not tried again. Either way the answer (a 503 naming the limit) is sent by the limit; a render whose
- *   browser was discarded keeps its place at the gate until that browser is gone (at most about 3 s more), since
- *   the browser holds the render's memory until then.
+ *   of time is not tried again. Either way the slot is free by the limit, which the 503 names (issue 18: the 503
+ *   must say how long the slot was held). The discarded browser may live on for up to 3 s (#discard), beside the
+ *   next render's new one: its memory is outside the admission budget, as a browser's memory always is.
  * - A discarded browser cannot take this process with it: its pipes keep an 'error' listener of ours for as long
  *   as they live (guardBrowserProcess; issue 18's crash mix 3 was an unhandled `read ECONNRESET` on one).
  * - The browser is connected by a pipe, not a socket: when the endpoint process dies, even by `kill -9`, the pipe
@@ -183,25 +183,12 @@ export class ChartRenderer {
    */
   async admit(cost = DEFAULT_RENDER_COST): Promise<Admitted> {
     if (this.#closed) throw new RenderFailed('the renderer is closed');
-    let inner: Admitted;
     try {
-      inner = await this.gate.acquire(cost);
+      return await this.gate.acquire(cost);
     } catch (e) {
       if (e instanceof AdmissionRefused) throw this.#busy(e);
       throw e;
     }
-    // Released when its caller is done, or, if its render's browser was discarded, once that browser is gone: the
-    // memory a render is let in for is held by its browser until then (#holdUntil).
-    const held: Promise<void>[] = [];
-    const admitted: Admitted = {
-      since: inner.since,
-      release: () => {
-        if (held.length === 0) inner.release();
-        else void Promise.all(held).then(() => inner.release());
-      },
-    };
-    this.#holds.set(admitted, held);
-    return admitted;
   }
 
   /** A refusal, one per kind and Retry-After, made once (no stack trace per refused chart; lib/admission.ts). */
@@ -213,13 +200,6 @@ export class ChartRenderer {
     return b;
   }
 
-  /**
-   * The discards an admission waits for before it frees its place (see admit()). A render that ran out of time is
-   * answered at its limit, but its browser lives on until it is closed or killed (#discard, at most about 3 s),
-   * holding the render's memory; were its place free at once, the next render would be let in beside it (two
-   * browsers, one of them as large as the budget allows), and the admission budget would not be what it says.
-   */
-  readonly #holds = new WeakMap<Admitted, Promise<void>[]>();
 
   /**
    * Renders a job; with `admitted`, as part of that admission (its time limit counts from then), else let in
@@ -230,16 +210,15 @@ export class ChartRenderer {
     const own = admitted === undefined;
     const a = admitted ?? (await this.admit());
     const deadline = a.since + this.timeoutMs;
-    const onRetire = (gone: Promise<void>) => this.#holds.get(a)?.push(gone);
     try {
       try {
-        return await this.#attempt(job, deadline, onRetire);
+        return await this.#attempt(job, deadline);
       } catch (first) {
         // A render that ran out of time would run out again; the time is the client's answer, not two of it.
         if (this.#closed || first instanceof RenderTimeout || performance.now() >= deadline) throw first;
         // The failed attempt marked its browser dead: the retry gets a new one.
         try {
-          return await this.#attempt(job, deadline, onRetire);
+          return await this.#attempt(job, deadline);
         } catch (second) {
           throw second instanceof RenderFailed ? second : new RenderFailed(`the browser failed twice: ${(second as Error).message}`, { cause: second });
         }
@@ -256,7 +235,7 @@ export class ChartRenderer {
 
   // ---------- one attempt ----------
 
-  async #attempt(job: RenderJob, deadline: number, onRetire: (gone: Promise<void>) => void): Promise<Buffer> {
+  async #attempt(job: RenderJob, deadline: number): Promise<Buffer> {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RenderTimeout(this.timeoutMs)), Math.max(0, deadline - performance.now()));
@@ -278,7 +257,7 @@ export class ChartRenderer {
       return await Promise.race([work, limit]);
     } catch (e) {
       // A page that failed or timed out may be in any state: the whole browser is replaced.
-      if (session) onRetire(this.#retire(session));
+      if (session) void this.#retire(session);
       throw e;
     } finally {
       clearTimeout(timer);

@@ -1,7 +1,9 @@
 /**
  * Issue 18, "no request can crash the process", against real endpoint processes started as the npm scripts start
  * them (ENDPOINT_NODE_FLAGS, under the supervisor): the crash mix leaves the endpoint answering and every request
- * 200 or 503 with Retry-After; a worker that dies is replaced within 2 s; a killed endpoint leaves no browser;
+ * 200 or 503 with Retry-After, also when renders run out of time and their browser is discarded while more arrive
+ * (the bench's crash mix 3, which once killed the worker); a worker that dies is replaced within 2 s; a killed
+ * endpoint leaves no browser;
  * a build that cannot be opened at start is one line and exit 1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
