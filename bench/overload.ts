@@ -19,7 +19,7 @@
  * queries asked meanwhile: how long those waited.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -43,6 +43,8 @@ export interface MixResult {
   browserPeakMb: number;
   /** The same endpoint process answered after the mix. */
   survived: boolean;
+  /** What the endpoint (supervisor and worker) wrote to stderr during the mix: an exception, the supervisor's line on a death. */
+  said: string;
 }
 
 async function demoBuild(log: (l: string) => void): Promise<string> {
@@ -60,6 +62,8 @@ export async function runOverloadBench(log: (l: string) => void = () => {}): Pro
   const dist = await demoBuild(log);
   const port = await freePort();
   const supervisor = await startEndpointProcess(dist, port);
+  let said = '';
+  supervisor.stderr!.on('data', (d: Buffer) => (said += String(d)));
   const base = `http://127.0.0.1:${port}/api/v1`;
   try {
     const ids = ((await (await fetch(`${base}/timeseries?limit=100`)).json()) as { id: string }[]).map((t) => t.id);
@@ -83,6 +87,7 @@ export async function runOverloadBench(log: (l: string) => void = () => {}): Pro
         browserPeakMb = Math.max(browserPeakMb, treeRssMb(supervisor.pid!).rssMb - e);
       };
       const sampler = setInterval(sample, 50);
+      said = '';
       const t0 = performance.now();
       const answers = await Promise.all(requests.map(async (r) => {
         const s = performance.now();
@@ -100,8 +105,10 @@ export async function runOverloadBench(log: (l: string) => void = () => {}): Pro
       const survived = (await fetch(`${base}/stations`).then((r) => r.status, () => 0)) === 200 && childrenOf(supervisor.pid!)[0] === worker;
       const ok = answers.filter((a) => a.status === 200).length;
       const refused = answers.filter((a) => a.status === 503 && Number(a.retryAfter) >= 1).length;
-      const r: MixResult = { name, requests: answers.length, ok, refused, bad: answers.length - ok - refused, longestMs: Math.max(...answers.map((a) => a.ms)), seconds, endpointPeakMb, browserPeakMb, survived };
-      log(`overload: ${name}: ${JSON.stringify(r)}`);
+      const r: MixResult = { name, requests: answers.length, ok, refused, bad: answers.length - ok - refused, longestMs: Math.max(...answers.map((a) => a.ms)), seconds, endpointPeakMb, browserPeakMb, survived, said: said.trim() };
+      log(`overload: ${name}: ${JSON.stringify({ ...r, said: undefined })}`);
+      // a failure is explained by what the endpoint said (its exception, the supervisor's line on the death)
+      if (r.bad > 0 || !survived) log(`overload: the endpoint's stderr during the mix:\n${r.said || '(nothing)'}`);
       results.push(r);
     }
     return { mixes: results };
@@ -136,6 +143,21 @@ export interface LoadRun {
   wrkBusy: number;
   /** By gate (duckdb, bulk, render): from the endpoint's /metrics before and after the run. */
   gates: Record<string, GateFigures>;
+  /** The endpoint process's CPU (user and system, its browser included) per second of the run, ms: 1000 is one core. */
+  cpuMsPerS: number;
+}
+
+/** CPU ms (user and system) a process and its children have used, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const ticks = (p: number): number => {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(f[11]) + Number(f[12]) + childrenOf(p).reduce((s, c) => s + ticks(c), 0); // utime, stime (fields 14 and 15)
+    } catch {
+      return 0;
+    }
+  };
+  return ticks(pid) * 10;
 }
 
 export interface GoodputScenario {
@@ -151,6 +173,23 @@ export interface GoodputScenario {
   ratios: number[];
   /** Per round: good answers/s at 4× over `peak` (the best of every run, the search's included). */
   ratiosToPeak: number[];
+  /** Median good answers/s over the rounds, at 1×, 2× and 4×. */
+  medians: Record<1 | 2 | 4, number>;
+  /**
+   * The headline: the median at 4× over the best of the three medians. Medians of interleaved runs: a machine
+   * that gets busier or quieter, or one slow run, moves neither side; the best of three single runs (the per-round
+   * ratio above) is biased low, since the best of three noisy figures is above their mean even when the three
+   * levels are the same.
+   */
+  medianRatio: number;
+  /** Per round: good answers/s at 4× over 1× of the same round (the spread of the headline). */
+  ratios4to1: number[];
+  /**
+   * What a refusal costs the endpoint, CPU ms, from the medians: the CPU at 4× less its good answers at the CPU a
+   * good answer cost at 1× (refusals included there too, a few), over the refusals at 4×. And a good answer's CPU at 1×.
+   */
+  cpuMsPerRefusal: number;
+  cpuMsPerGood: number;
 }
 
 export interface SlowReaderResult {
@@ -163,8 +202,24 @@ export interface SlowReaderResult {
 }
 
 const RUN_SECONDS = 6;
-/** Rounds of 1×, 2× and 4× per scenario. */
-const ROUNDS = 3;
+/** Rounds of 1×, 2× and 4× per scenario (`--rounds`). */
+export const ROUNDS = 5;
+/**
+ * The order of the levels in each round, turn by turn: every level comes first, second and last equally often,
+ * so a machine getting busier or quieter over the rounds favours none.
+ */
+const ORDERS: (1 | 2 | 4)[][] = [
+  [1, 2, 4],
+  [4, 2, 1],
+  [2, 4, 1],
+  [1, 4, 2],
+  [4, 1, 2],
+  [2, 1, 4],
+];
+
+/** What to run of the section (`--scenarios`): the crash mixes, and the goodput scenarios and slow readers. */
+export const SCENARIOS = ['crash', 'one-hour', 'mixed', 'slow'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
 /** The search doubles the connections from 2 until two steps in a row gain less than this over the best before. */
 const RISING = 1.05;
 /**
@@ -191,6 +246,7 @@ async function gateCounters(base: string): Promise<Record<string, { queued: numb
  */
 async function wrkRun(bin: string, base: string, script: string, connections: number, seconds: number, probe: (i: number) => string, pid: number): Promise<LoadRun> {
   const before = await gateCounters(base);
+  const cpuBefore = cpuMsOf(pid);
   let peakRssMb = 0;
   const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, endpointRss(pid).rssMb)), 100);
   const latencies: number[] = [];
@@ -223,6 +279,7 @@ async function wrkRun(bin: string, base: string, script: string, connections: nu
     w.on('close', () => resolve({ stdout, stderr }));
   });
   const wall = (performance.now() - t0) / 1000;
+  const cpuMsPerS = (cpuMsOf(pid) - cpuBefore) / wall;
   probing = false;
   await prober;
   clearInterval(sampler);
@@ -260,6 +317,7 @@ async function wrkRun(bin: string, base: string, script: string, connections: nu
     peakRssMb,
     wrkBusy: (sec(times[0]) + sec(times[1])) / wall / threads,
     gates,
+    cpuMsPerS,
   };
 }
 
@@ -339,7 +397,7 @@ function oneHourProbe(i: number): string {
   return `/radarnet/mirror/v3/files?timespan=${iso(t)}/${iso(t + 3_600_000)}`;
 }
 
-async function goodputScenario(bin: string, base: string, pid: number, name: string, script: string, probe: (i: number) => string, log: (l: string) => void): Promise<GoodputScenario> {
+async function goodputScenario(bin: string, base: string, pid: number, name: string, script: string, probe: (i: number) => string, log: (l: string) => void, rounds = ROUNDS): Promise<GoodputScenario> {
   await wrkRun(bin, base, script, 8, 3, probe, pid); // warm
   const search: { connections: number; goodPerS: number }[] = [];
   let flat = 0;
@@ -354,9 +412,9 @@ async function goodputScenario(bin: string, base: string, pid: number, name: str
   const saturating = search.find((s) => s.goodPerS >= 0.9 * best)!.connections;
   const runs: LoadRun[] = [];
   const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    // the order alternates (1×, 2×, 4×; then 4×, 2×, 1×) so that a machine getting busier or quieter favours neither
-    const order = round % 2 === 0 ? [1, 2, 4] : [4, 2, 1];
+  const ratios4to1: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = ORDERS[round % ORDERS.length]!;
     const byK = new Map<number, LoadRun>();
     for (const k of order) {
       const r = await wrkRun(bin, base, script, saturating * k, RUN_SECONDS, probe, pid);
@@ -365,10 +423,19 @@ async function goodputScenario(bin: string, base: string, pid: number, name: str
     }
     for (const k of [1, 2, 4]) runs.push(byK.get(k)!);
     ratios.push(byK.get(4)!.goodPerS / Math.max(...[...byK.values()].map((r) => r.goodPerS)));
+    ratios4to1.push(byK.get(4)!.goodPerS / byK.get(1)!.goodPerS);
   }
   const peak = Math.max(best, ...runs.map((r) => r.goodPerS));
   const ratiosToPeak = runs.filter((_, i) => i % 3 === 2).map((r) => r.goodPerS / peak);
-  return { name, saturating, search, runs, peak, ratios, ratiosToPeak };
+  const at = (k: number) => median(runs.filter((_, i) => i % 3 === [1, 2, 4].indexOf(k)).map((r) => r.goodPerS));
+  const medians = { 1: at(1), 2: at(2), 4: at(4) };
+  const medianRatio = medians[4] / Math.max(medians[1], medians[2], medians[4]);
+  const med = (k: number, f: (r: LoadRun) => number) => median(runs.filter((_, i) => i % 3 === [1, 2, 4].indexOf(k)).map(f));
+  const cpuMsPerGood = med(1, (r) => r.cpuMsPerS / r.goodPerS);
+  const cpuMsPerRefusal = (med(4, (r) => r.cpuMsPerS) - medians[4] * cpuMsPerGood) / med(4, (r) => r.refusedPerS);
+  log(`overload: ${name}: median good/s 1× ${medians[1].toFixed(0)}, 2× ${medians[2].toFixed(0)}, 4× ${medians[4].toFixed(0)}: 4× at ${(medianRatio * 100).toFixed(0)}% of the best median; 4×/1× per round ${ratios4to1.map((r) => r.toFixed(2)).join(', ')}`);
+  log(`overload: ${name}: CPU per good answer at 1× ${cpuMsPerGood.toFixed(2)} ms, per refusal at 4× ${cpuMsPerRefusal.toFixed(2)} ms`);
+  return { name, saturating, search, runs, peak, ratios, ratiosToPeak, medians, medianRatio, ratios4to1, cpuMsPerRefusal, cpuMsPerGood };
 }
 
 /** Four clients reading a large streamed answer at `bytesPerS` each; one-hour queries asked meanwhile, one at a time. */
@@ -419,7 +486,8 @@ async function mixedBuild(log: (l: string) => void): Promise<string> {
   return out;
 }
 
-export async function runGoodputBench(log: (l: string) => void = () => {}): Promise<{ wrk: string; loadAverage: string; scenarios: GoodputScenario[]; slow: SlowReaderResult }> {
+export async function runGoodputBench(log: (l: string) => void = () => {}, opts: { scenarios?: readonly Scenario[]; rounds?: number } = {}): Promise<{ wrk: string; loadAverage: string; loadAverageAtEnd: string; scenarios: GoodputScenario[]; slow: SlowReaderResult | undefined }> {
+  const want = (s: Scenario) => !opts.scenarios || opts.scenarios.includes(s);
   const bin = ensureWrk();
   const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   const wrkVersion = /wrk [^\s]+/.exec(`${version.stdout}${version.stderr}`)?.[0] ?? 'wrk';
@@ -448,12 +516,11 @@ export async function runGoodputBench(log: (l: string) => void = () => {}): Prom
       },
       { weight: 5, make: `(function() local ids = ${idList}; return wrk.format("GET", "/api/v1/timeseries/" .. ${series} .. "/getData.png?width=" .. rnd(300, 800) .. "&height=200") end)()` },
     ]);
-    const scenarios = [
-      await goodputScenario(bin, base, pid!, 'one-hour /files (distinct, uncached)', hourScript, oneHourProbe, log),
-      await goodputScenario(bin, base, pid!, 'mixed (35% tree files, 30% one-hour /files, 15% GET getData, 15% POST getData of 3 series, 5% PNG charts; live ones distinct)', mixedScript, oneHourProbe, log),
-    ];
-    const slow = await slowReaders(base, pid!, log);
-    return { wrk: wrkVersion, loadAverage, scenarios, slow };
+    const scenarios: GoodputScenario[] = [];
+    if (want('one-hour')) scenarios.push(await goodputScenario(bin, base, pid!, 'one-hour /files (distinct, uncached)', hourScript, oneHourProbe, log, opts.rounds));
+    if (want('mixed')) scenarios.push(await goodputScenario(bin, base, pid!, 'mixed (35% tree files, 30% one-hour /files, 15% GET getData, 15% POST getData of 3 series, 5% PNG charts; live ones distinct)', mixedScript, oneHourProbe, log, opts.rounds));
+    const slow = want('slow') ? await slowReaders(base, pid!, log) : undefined;
+    return { wrk: wrkVersion, loadAverage, loadAverageAtEnd: loadavg().map((x) => x.toFixed(1)).join(', '), scenarios, slow };
   } finally {
     supervisor.kill('SIGTERM');
     await new Promise((r) => supervisor.once('exit', r));

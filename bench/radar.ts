@@ -76,10 +76,10 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
   return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p, phases: phaseMedians };
 }
 
-export async function startEndpointProcess(buildDir: string, port: number, workers = 1, nodeFlags: readonly string[] = ENDPOINT_NODE_FLAGS): Promise<ChildProcess> {
+export async function startEndpointProcess(buildDir: string, port: number, workers = 1, nodeFlags: readonly string[] = ENDPOINT_NODE_FLAGS, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...nodeFlags, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], {
     cwd: ROOT,
-    env: { ...process.env, ...ENDPOINT_NODE_ENV },
+    env: { ...process.env, ...ENDPOINT_NODE_ENV, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   // Keep reading stderr to the end: a closed pipe would kill the endpoint at its next log line.

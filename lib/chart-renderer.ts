@@ -9,7 +9,11 @@
  *   RENDER_TARGET_MS, newest first), else `RendererBusy` with the queue's drain time as Retry-After.
  * - A render has one time limit from the moment it is let in, retry included: a render that fails because the
  *   browser crashed or went away replaces the browser and is tried once more in the time left; one that ran out
- *   of time is not tried again. Either way the slot is free by the limit, which the 503 names.
+ *   of time is not tried again. Either way the slot is free by the limit, which the 503 names (issue 18: the 503
+ *   must say how long the slot was held). The discarded browser may live on for up to 3 s (#discard), beside the
+ *   next render's new one: its memory is outside the admission budget, as a browser's memory always is.
+ * - A discarded browser cannot take this process with it: its pipes keep an 'error' listener of ours for as long
+ *   as they live (guardBrowserProcess; issue 18's crash mix 3 was an unhandled `read ECONNRESET` on one).
  * - The browser is connected by a pipe, not a socket: when the endpoint process dies, even by `kill -9`, the pipe
  *   closes and Chromium exits with it (no browser left behind).
  */
@@ -96,6 +100,22 @@ export function leavesLargeRemains(job: RenderJob): boolean {
   return job.html.length > LARGE_IMAGE.chars || job.width * job.height > LARGE_IMAGE.pixels;
 }
 
+/**
+ * Keeps a browser's pipes from killing this process. puppeteer listens for 'error' on the CDP pipes (fds 3 and 4)
+ * only while its connection is open: closing the browser disposes those listeners, and a browser that then exits
+ * with bytes of ours still unread in its pipe (killed while closing, as a discarded browser is after 2 s, or
+ * crashed) makes node report `read ECONNRESET` on the pipe as an 'error' event that nobody handles: the process
+ * exits (issue 18's crash mix 3, right after a render timed out and its browser was discarded). So every stdio
+ * stream of the browser process, and the process itself, keeps a listener of ours for as long as they live; an
+ * error there only marks the browser dead (it is replaced before the next render).
+ */
+export function guardBrowserProcess(browser: Browser, onError: (e: Error) => void): void {
+  const proc = browser.process();
+  if (!proc) return;
+  proc.on('error', onError);
+  for (const stream of proc.stdio) stream?.on('error', onError);
+}
+
 interface PooledPage {
   page: Page;
   width: number;
@@ -108,6 +128,8 @@ interface Session {
   idle: PooledPage[];
   pageCount: number;
   dead: boolean;
+  /** Its discard, once begun (#discard). */
+  gone?: Promise<void>;
 }
 
 export class ChartRenderer {
@@ -164,10 +186,20 @@ export class ChartRenderer {
     try {
       return await this.gate.acquire(cost);
     } catch (e) {
-      if (e instanceof AdmissionRefused) throw new RendererBusy(e.retryAfterS, e.why === 'full' ? 'too many charts are waiting to be rendered' : 'no render slot came free in time');
+      if (e instanceof AdmissionRefused) throw this.#busy(e);
       throw e;
     }
   }
+
+  /** A refusal, one per kind and Retry-After, made once (no stack trace per refused chart; lib/admission.ts). */
+  readonly #busyErrors = new Map<string, RendererBusy>();
+  #busy(e: AdmissionRefused): RendererBusy {
+    const key = `${e.why} ${e.retryAfterS}`;
+    let b = this.#busyErrors.get(key);
+    if (!b) this.#busyErrors.set(key, (b = new RendererBusy(e.retryAfterS, e.why === 'full' ? 'too many charts are waiting to be rendered' : 'no render slot came free in time')));
+    return b;
+  }
+
 
   /**
    * Renders a job; with `admitted`, as part of that admission (its time limit counts from then), else let in
@@ -225,7 +257,7 @@ export class ChartRenderer {
       return await Promise.race([work, limit]);
     } catch (e) {
       // A page that failed or timed out may be in any state: the whole browser is replaced.
-      if (session) this.#retire(session);
+      if (session) void this.#retire(session);
       throw e;
     } finally {
       clearTimeout(timer);
@@ -293,9 +325,11 @@ export class ChartRenderer {
     });
     this.launches++;
     const session: Session = { browser, idle: [], pageCount: 0, dead: false };
-    browser.on('disconnected', () => {
+    const markDead = () => {
       session.dead = true;
-    });
+    };
+    browser.on('disconnected', markDead);
+    guardBrowserProcess(browser, markDead);
     this.#current = session;
     return session;
   }
@@ -313,14 +347,14 @@ export class ChartRenderer {
     return { page, width: 0, height: 0 };
   }
 
-  /** Marks a session dead, stops it being handed out and closes it in the background. */
-  #retire(s: Session): void {
+  /** Marks a session dead, stops it being handed out and closes it in the background; resolves when it is gone. */
+  #retire(s: Session): Promise<void> {
     s.dead = true;
     if (this.#current === s) {
       this.#current = undefined;
       this.#session = undefined;
     }
-    void this.#discard(s);
+    return this.#discard(s);
   }
 
   async #discardSession(): Promise<void> {
@@ -332,10 +366,23 @@ export class ChartRenderer {
     if (s) await this.#discard(s);
   }
 
-  async #discard(s: Session): Promise<void> {
+  /**
+   * Closes a session's browser: asked to close, killed if it has not within 2 s (a browser busy with a render that
+   * ran out of time may not answer), and waited for (1 s at most after the kill). Never rejects. Once per session:
+   * a render's retire and the next render's look at a dead session share the one discard.
+   */
+  #discard(s: Session): Promise<void> {
     s.dead = true;
-    const proc = s.browser.process();
-    await Promise.race([s.browser.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
-    if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    s.gone ??= (async () => {
+      const proc = s.browser.process();
+      const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+      await Promise.race([s.browser.close().catch(() => {}), wait(2000)]);
+      if (proc && proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+        proc.kill('SIGKILL');
+        await Promise.race([exited, wait(1000)]);
+      }
+    })().catch(() => {});
+    return s.gone;
   }
 }

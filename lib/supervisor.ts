@@ -21,7 +21,13 @@ export function supervise(workers: number, worker?: { exec: string; args: string
   let stopping = false;
   const listened = new Set<number>();
   const deaths: number[] = [];
-  const fork = () => cluster.fork();
+  /** When each worker was forked (ms), for the line that reports its death. */
+  const born = new Map<number, number>();
+  const fork = () => {
+    const w = cluster.fork();
+    born.set(w.id, Date.now());
+    return w;
+  };
   answerClusterMetrics();
   for (let i = 0; i < workers; i++) fork();
   cluster.on('listening', (w) => listened.add(w.id));
@@ -32,6 +38,8 @@ export function supervise(workers: number, worker?: { exec: string; args: string
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
   };
   cluster.on('exit', (w, code, signal) => {
+    const lived = Date.now() - (born.get(w.id) ?? Date.now());
+    born.delete(w.id);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
       return;
@@ -48,9 +56,21 @@ export function supervise(workers: number, worker?: { exec: string; args: string
       stop(1);
       return;
     }
-    console.error(`snapcat: worker ${w.process.pid} exited (${signal ?? code}); starting another`);
+    console.error(`snapcat: ${whyExited(w.process.pid, code, signal, lived)}; starting another`);
     fork();
   });
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(0));
+}
+
+/**
+ * One line for a worker's death: its exit code or the signal that killed it, how long it lived, and where its own
+ * account is. A worker writes to the supervisor's stderr, so an uncaught exception's stack, or V8's "heap out of
+ * memory", is in the lines just above; a signal names who ended it (SIGKILL: the kernel's OOM killer or an
+ * operator; SIGABRT: V8 giving up, as on a heap out of memory).
+ */
+export function whyExited(pid: number | undefined, code: number | null, signal: string | null, livedMs: number): string {
+  const how = signal ? `was killed by ${signal}` : `exited with code ${code ?? '?'}`;
+  const why = signal === 'SIGKILL' ? ' (from outside: the kernel\'s OOM killer or kill -9)' : signal || code ? ' (its error, if it wrote one, is above)' : '';
+  return `endpoint process ${pid ?? '?'} ${how} after ${(livedMs / 1000).toFixed(1)} s${why}`;
 }

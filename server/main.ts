@@ -7,7 +7,8 @@
  * dies is replaced at once (the port answers again within about a second); one that dies before it ever
  * listened (a build that cannot be opened) stops the supervisor with exit code 1 instead of a restart loop.
  * `npm start` runs the same supervisor over the build it made.
- * SNAPCAT_DUCKDB_THREADS sets each process's DuckDB threads (default 1).
+ * SNAPCAT_DUCKDB_THREADS sets each process's DuckDB threads (default 1); SNAPCAT_RENDER_TIMEOUT_MS a chart render's
+ * time limit (default 15000).
  * The Timeseries API answers in the profile the build was made in (build.json `timeseriesProfile`): a
  * SNAPCAT_TIMESERIES_PROFILE that differs is reported, not applied (rebuild to change it); one that is no
  * profile stops the endpoint.
@@ -32,6 +33,8 @@ export interface ServeOptions extends AppOptions {
   queryTimeoutMs?: number;
   /** DuckDB threads per database (default 1, see PoolLimits.threads). */
   duckdbThreads?: number;
+  /** Time limit of a chart render from the moment it is let in, ms (default 15 s; SNAPCAT_RENDER_TIMEOUT_MS); not used with `renderer`. */
+  renderTimeoutMs?: number;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface ServeOptions extends AppOptions {
  */
 export async function serve(opts: ServeOptions) {
   const open = (folder: string) => openServedBuild(folder, 4, { ...(opts.queryTimeoutMs ? { queryTimeoutMs: opts.queryTimeoutMs } : {}), ...(opts.duckdbThreads ? { threads: opts.duckdbThreads } : {}) });
-  const renderer = opts.renderer ?? new ChartRenderer();
+  const renderer = opts.renderer ?? new ChartRenderer(opts.renderTimeoutMs ? { timeoutMs: opts.renderTimeoutMs } : {});
   // undefined until the first build is open: the endpoint answers 503 meanwhile (/healthz says so)
   let opened: ServedBuild | undefined;
   const server = createApp(() => opened, { ...opts, renderer });
@@ -176,6 +179,7 @@ if (import.meta.main) {
   } else {
     const queryTimeoutMs = Number(process.env['SNAPCAT_QUERY_TIMEOUT_MS']) || undefined;
     const duckdbThreads = Number(process.env['SNAPCAT_DUCKDB_THREADS']) || undefined;
-    await runWorker({ build: values.build, port: Number(values.port), host: values.host, ...(queryTimeoutMs ? { queryTimeoutMs } : {}), ...(duckdbThreads ? { duckdbThreads } : {}) }, profile);
+    const renderTimeoutMs = Number(process.env['SNAPCAT_RENDER_TIMEOUT_MS']) || undefined;
+    await runWorker({ build: values.build, port: Number(values.port), host: values.host, ...(queryTimeoutMs ? { queryTimeoutMs } : {}), ...(duckdbThreads ? { duckdbThreads } : {}), ...(renderTimeoutMs ? { renderTimeoutMs } : {}) }, profile);
   }
 }

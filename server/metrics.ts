@@ -7,6 +7,7 @@
  *   (the render queue is `gate="render"`);
  * - spools (lib/spool.ts): streamed answers waiting for their clients, in memory and spilled to files;
  * - the answers held in memory (answer-cache.ts): requests answered from them and requests that were not;
+ * - the chart renderer's browser launches (more than one: browsers discarded after a render ran out of time);
  * - the build served: its name and `taken_at` as labels, and its age, since the snapshot was taken and since
  *   the build was made;
  * - prom-client's default process metrics (resident memory, heap, CPU, event loop lag, open handles).
@@ -94,6 +95,17 @@ export class EndpointMetrics {
         },
       });
     };
+    let launchesSeen = 0;
+    new Counter({
+      name: 'snapcat_chart_browser_launches_total',
+      help: 'Headless browsers the chart renderer started: the first, and one for each discarded (a render that ran out of time or a browser that crashed)',
+      registers,
+      collect() {
+        const now = sources.renderer.launches;
+        this.inc(Math.max(0, now - launchesSeen));
+        launchesSeen = Math.max(launchesSeen, now);
+      },
+    });
     lookups('hits', 'snapcat_answer_cache_hits_total', 'GET and HEAD requests answered from the answers held in memory');
     lookups('misses', 'snapcat_answer_cache_misses_total', 'GET and HEAD requests looked up in the answers held in memory and not found there');
     const spool = () => sources.spooler?.load ?? { open: 0, files: 0, memoryBytes: 0, diskBytes: 0, spilledBytes: 0 };

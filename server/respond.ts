@@ -25,7 +25,26 @@ export function sendError(req: IncomingMessage, res: ServerResponse, e: unknown)
     return;
   }
   forgetCaching(res);
-  sendText(req, res, err.status, jsonTypeFor(req), errorBody(err), err.headers);
+  const { body, heads } = errorAnswer(err);
+  const type = jsonTypeFor(req);
+  let head = heads.get(type);
+  if (!head) heads.set(type, (head = { ...API_HEADERS, 'Content-Type': type, 'Content-Length': body.length, ...err.headers }));
+  res.writeHead(err.status, head);
+  res.end(body);
+}
+
+/**
+ * An error's body as bytes and its heads by Content-Type, made once per error object. Most errors are made per
+ * request and used once, but a refusal under overload (lib/duckdb-pool.ts, lib/admission.ts) is one object reused
+ * for every 503 of its kind: each then costs a lookup here, not a JSON.stringify, a Buffer and a header object.
+ * An HttpError is not changed once it is sent (its fields are read-only; the one mutated, a 404's hints, is
+ * mutated before it is thrown), so neither are these.
+ */
+const errorAnswers = new WeakMap<HttpError, { body: Buffer; heads: Map<string, Record<string, string | number>> }>();
+function errorAnswer(e: HttpError): { body: Buffer; heads: Map<string, Record<string, string | number>> } {
+  let a = errorAnswers.get(e);
+  if (!a) errorAnswers.set(e, (a = { body: Buffer.from(errorBody(e), 'utf8'), heads: new Map() }));
+  return a;
 }
 
 /** The Content-Type of a JSON error or redirect body: the Timeseries API's own (with its charset) on its paths. */

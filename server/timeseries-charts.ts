@@ -23,13 +23,24 @@ import { sendBytes, trySendFile } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
 import { parseJsonBody, readBody, type Timeseries } from './timeseries-data.ts';
 
+/**
+ * The 503 of a chart not let in, one per Retry-After, made once: under overload every chart client gets one again
+ * and again, and an error object's stack trace is most of what making one costs (as lib/duckdb-pool.ts's refusals).
+ */
+const busyErrors = new Map<number, HttpError>();
+
 function renderError(e: unknown): HttpError {
   if (e instanceof RendererBusy) {
     const s = e.retryAfterS;
-    return new HttpError(503, 'Too many charts are being rendered just now', {
-      hints: [`Try again in ${s} second${s === 1 ? '' : 's'}`, 'Pre-rendered charts: /api/v1/timeseries/{id}/lastWeek', 'Raw data as CSV: /api/v1/timeseries/{id}/getData.csv'],
-      headers: { 'Retry-After': String(s) },
-    });
+    let err = busyErrors.get(s);
+    if (!err) {
+      err = new HttpError(503, 'Too many charts are being rendered just now', {
+        hints: [`Try again in ${s} second${s === 1 ? '' : 's'}`, 'Pre-rendered charts: /api/v1/timeseries/{id}/lastWeek', 'Raw data as CSV: /api/v1/timeseries/{id}/getData.csv'],
+        headers: { 'Retry-After': String(s) },
+      });
+      busyErrors.set(s, err);
+    }
+    return err;
   }
   if (e instanceof RenderTimeout) {
     return new HttpError(503, `Rendering the chart took longer than ${e.ms} ms`, {

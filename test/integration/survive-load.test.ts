@@ -1,7 +1,9 @@
 /**
  * Issue 18, "no request can crash the process", against real endpoint processes started as the npm scripts start
  * them (ENDPOINT_NODE_FLAGS, under the supervisor): the crash mix leaves the endpoint answering and every request
- * 200 or 503 with Retry-After; a worker that dies is replaced within 2 s; a killed endpoint leaves no browser;
+ * 200 or 503 with Retry-After, also when renders run out of time and their browser is discarded while more arrive
+ * (the bench's crash mix 3, which once killed the worker); a worker that dies is replaced within 2 s; a killed
+ * endpoint leaves no browser;
  * a build that cannot be opened at start is one line and exit 1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -52,6 +54,11 @@ function isAlive(pid: number): boolean {
 /** The endpoint processes of a supervisor: its node children (their browsers are their children). */
 function workersOf(supervisor: number): number[] {
   return childrenOf(supervisor).filter((p) => commandOf(p).includes('server/main.ts'));
+}
+
+/** The browser an endpoint process runs (its child that is not node), if it runs one. */
+function browserMain(worker: number): number | undefined {
+  return childrenOf(worker).find((p) => isAlive(p) && !commandOf(p).includes('server/main.ts'));
 }
 
 /** A process's browser processes (Chromium and its helpers) below it. */
@@ -232,9 +239,73 @@ describe('the crash mix of issue 18', () => {
       // the same process answers on: nothing crashed and nothing was restarted
       expect((await fetch(`${base}/stations`)).status).toBe(200);
       expect(workersOf(supervisor.pid!)).toEqual([worker]);
-      expect(log()).not.toMatch(/exited|heap out of memory|FATAL/);
+      expect(log()).not.toMatch(/exited|was killed|heap out of memory|FATAL|ECONNRESET/);
     } finally {
       await stop(supervisor);
     }
   }, 240_000);
+
+  test('renders running out of time, their browser discarded while more renders arrive (mix 2, then mix 3 as its first renders time out): every answer 200 or 503 with Retry-After, and the same process answers on', async () => {
+    const port = await freePort();
+    // a lowered time limit makes the 100-series reports run out of time on any machine (they take seconds)
+    const supervisor = await startEndpointProcess(inject('tsBuild'), port, 1, ENDPOINT_NODE_FLAGS, { SNAPCAT_RENDER_TIMEOUT_MS: '1500' });
+    const log = stderrOf(supervisor);
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const stopped: number[] = [];
+    try {
+      const [worker] = await until('one worker', () => workersOf(supervisor.pid!).length === 1 && workersOf(supervisor.pid!));
+      const ids = ((await (await fetch(`${base}/timeseries?limit=100`)).json()) as { id: string }[]).map((t) => t.id);
+      const post = (accept: string, extra: object) => fetch(`${base}/timeseries/getData`, {
+        method: 'POST',
+        headers: { Accept: accept, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ timespan: 'P1Y/2024-01-31TZ', timeseries: ids, ...extra }),
+        signal: AbortSignal.timeout(60_000),
+      }).then(
+        async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: Buffer.from(await r.arrayBuffer()) }),
+        // a connection reset (the process died) is an answer of its own, and the test's failure
+        (e: Error) => ({ status: 0, retryAfter: null, body: Buffer.from(e.message) }),
+      );
+      const pdf = () => post('application/pdf', {});
+      const png = () => post('image/png', { width: 4000, height: 4000, legend: true });
+      const small = () => fetch(`${base}/timeseries/${TS}/getData.png?timespan=P1D/2024-01-08TZ&width=200&height=100`, { signal: AbortSignal.timeout(30_000) }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
+      const answers: Awaited<ReturnType<typeof post>>[] = [];
+      for (let round = 0; round < 2; round++) {
+        // a browser too busy to answer, as on the loaded machine where the renders took 5-18 s: it is stopped
+        // (SIGSTOP) while mix 2 renders, so the renders run out of time, and the browser, asked to close, does not
+        // within the 2 s it is given and is killed with the endpoint's messages unread in its pipe
+        await until('a browser started', async () => {
+          if (!workersOf(supervisor.pid!).includes(worker!)) throw new Error(`the endpoint process died:\n${log()}`);
+          return (await small()) === 200 && browserMain(worker!);
+        }, 30_000, 500);
+        const browser = browserMain(worker!)!;
+        const mix2 = [pdf(), pdf(), png(), png()];
+        await new Promise((r) => setTimeout(r, 300));
+        process.kill(browser, 'SIGSTOP');
+        stopped.push(browser);
+        // the first answer of mix 2 is a render that ran out of time: its browser is being discarded now
+        await Promise.race(mix2);
+        const mix3 = [pdf(), pdf(), pdf(), pdf(), png(), png()];
+        answers.push(...(await Promise.all([...mix2, ...mix3])));
+      }
+      for (const [i, a] of answers.entries()) {
+        expect([200, 503], `answer ${i}: ${a.status} ${a.body.subarray(0, 300).toString()}`).toContain(a.status);
+        if (a.status === 503) {
+          expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+          expect(errorBodySchema.parse(JSON.parse(a.body.toString())).statusCode).toBe(503);
+        }
+      }
+      // the path under test was taken: renders ran out of time and browsers were discarded and started anew
+      expect(answers.some((a) => a.status === 503 && a.body.toString().includes('took longer than 1500 ms'))).toBe(true);
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(Number(/^snapcat_chart_browser_launches_total (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
+      // the same process answers on, charts included (a small one fits the limit once a browser has started)
+      expect((await fetch(`${base}/stations`)).status).toBe(200);
+      await until('a small chart drawn', async () => (await small()) === 200, 30_000, 500);
+      expect(workersOf(supervisor.pid!)).toEqual([worker]);
+      expect(log()).not.toMatch(/exited|was killed|heap out of memory|FATAL|ECONNRESET|Unhandled/);
+    } finally {
+      for (const p of stopped) if (isAlive(p)) process.kill(p, 'SIGCONT');
+      await stop(supervisor);
+    }
+  }, 300_000);
 });

@@ -4,7 +4,7 @@ import { barBuckets } from '../../core/charts/bars.ts';
 import { renderReportHtml } from '../../core/charts/report.ts';
 import { bucketPoints, chartCost, columnPoints, drawnPointsAtMost, MAX_POINTS_PER_COLUMN, REPORT_MAX_VALUES, reportValuesPerSeries } from '../../core/timeseries/chart-points.ts';
 import { AdmissionGate, AdmissionRefused } from '../../lib/admission.ts';
-import { leavesLargeRemains } from '../../lib/chart-renderer.ts';
+import { ChartRenderer, leavesLargeRemains, RendererBusy } from '../../lib/chart-renderer.ts';
 
 function series(n: number, value: (i: number) => number, step = 600_000, t0 = 0) {
   return { t: Float64Array.from({ length: n }, (_, i) => t0 + i * step), v: Float64Array.from({ length: n }, (_, i) => value(i)) };
@@ -187,4 +187,19 @@ test('every report and every large image is drawn on a page closed afterwards; s
   expect(leavesLargeRemains(png(2000, 2000))).toBe(false);
   expect(leavesLargeRemains(png(4000, 4000))).toBe(true);
   expect(leavesLargeRemains(png(800, 500, 1_000_001))).toBe(true);
+});
+
+test('a chart refused is refused with one error object per kind and Retry-After (no stack trace per refusal), and says when to come back', async () => {
+  // admission alone starts no browser: nothing here touches Chromium
+  const r = new ChartRenderer({ pages: 1, maxWaiting: 0 });
+  const held = await r.admit();
+  const refusals = await Promise.all([r.admit(), r.admit(), r.admit()].map((p) => p.then(() => undefined, (e: unknown) => e)));
+  expect(refusals[0]).toBeInstanceOf(RendererBusy);
+  expect((refusals[0] as RendererBusy).retryAfterS).toBeGreaterThanOrEqual(1);
+  expect(refusals[1]).toBe(refusals[0]);
+  expect(refusals[2]).toBe(refusals[0]);
+  held.release();
+  // the place is free again: the next chart goes in
+  (await r.admit()).release();
+  await r.close();
 });
