@@ -42,7 +42,7 @@ export interface ObservationLoad {
   analyzeSeconds: number;
   checkpointSeconds: number;
   seconds: number;
-  /** pg_relation_size / pg_indexes_size / pg_total_relation_size of `observation`; pg_database_size. */
+  /** pg_table_size (the heap with its free-space and visibility maps) / pg_indexes_size / pg_total_relation_size of `observation`; pg_database_size. */
   heapBytes: number;
   indexBytes: number;
   totalBytes: number;
@@ -137,7 +137,7 @@ export async function loadObservations(opts: { client: pg.Client; duckPath: stri
   await client.query('CHECKPOINT');
   const t4 = performance.now();
   const size = (await client.query<{ heap: string; idx: string; total: string; db: string }>(
-    "SELECT pg_relation_size('observation') AS heap, pg_indexes_size('observation') AS idx, pg_total_relation_size('observation') AS total, pg_database_size(current_database()) AS db",
+    "SELECT pg_table_size('observation') AS heap, pg_indexes_size('observation') AS idx, pg_total_relation_size('observation') AS total, pg_database_size(current_database()) AS db",
   )).rows[0]!;
   return {
     rows,

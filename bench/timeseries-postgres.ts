@@ -138,15 +138,13 @@ export interface LoadSpec {
  * GET: the series in turn, `/api/v1/timeseries/<id>/getData?timespan=<period>/<end><suffix>`; POST:
  * `/api/v1/timeseries/getData` with `{"timespan":"<period>/<end>","timeseries":[ids]}`.
  */
-export function requestScript(file: string, spec: LoadSpec, endSec: number): string {
+export function requestScriptText(spec: LoadSpec, endSec: number): string {
   const lua = (x: string) => `"${x.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
   const request =
     spec.method === 'GET'
       ? `return wrk.format("GET", "/api/v1/timeseries/" .. ids[(n % #ids) + 1] .. "/getData?timespan=" .. ${lua(spec.period)} .. "/" .. e .. ${lua(spec.suffix ?? '')}, plain)`
       : `return wrk.format("POST", "/api/v1/timeseries/getData", json, '{"timespan":"' .. ${lua(spec.period)} .. "/" .. e .. '","timeseries":' .. ${lua(JSON.stringify(spec.ids))} .. "}")`;
-  writeFileSync(
-    file,
-    `local ids = {${spec.ids.map(lua).join(', ')}}
+  return `local ids = {${spec.ids.map(lua).join(', ')}}
 local json = {["Content-Type"] = "application/json"}
 local plain = {}
 local n = 0
@@ -163,8 +161,12 @@ request = function()
   local e = os.date("!%Y-%m-%dT%H:%M:%SZ", ${Math.floor(endSec)} - n)
   ${request}
 end
-`,
-  );
+`;
+}
+
+/** requestScriptText written to `file`; returns it. */
+export function requestScript(file: string, spec: LoadSpec, endSec: number): string {
+  writeFileSync(file, requestScriptText(spec, endSec));
   return file;
 }
 
