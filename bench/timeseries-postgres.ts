@@ -99,6 +99,8 @@ export interface TsPgResult {
   loadCached: boolean;
   /** snapcat's files on disk: the pairs and index of the series store, the timeseries database. */
   snapcatBytes: { pairs: number; index: number; database: number };
+  /** The snapshot's observation Parquet files the build read (data/observations-sources.json): what both sides load from. */
+  sourceBytes: number | undefined;
   queries: TsPgQuery[];
   memory: { snapcatMb: number; pgServerMb: number };
 }
@@ -211,6 +213,14 @@ async function startPgTimeseriesProcess(pgHost: string, pgPort: number, port: nu
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** The size of the snapshot's observation files as the build recorded them, if it did. */
+function sourceBytes(build: string): number | undefined {
+  const file = join(build, 'data', 'observations-sources.json');
+  if (!existsSync(file)) return undefined;
+  const sources = JSON.parse(readFileSync(file, 'utf8')) as { files?: { size?: number }[] };
+  return (sources.files ?? []).reduce((n, f) => n + (f.size ?? 0), 0);
 }
 
 export async function runTimeseriesPostgresBench(o: TsPgOptions): Promise<TsPgResult> {
@@ -377,6 +387,7 @@ export async function runTimeseriesPostgresBench(o: TsPgOptions): Promise<TsPgRe
       load,
       loadCached: cached,
       snapcatBytes: { pairs: size(/^observations-v1(\.\d+)?\.pairs$/), index: size(/^observations-v1(\.\d+)?\.index$/), database: size(/^timeseries-v1\.duckdb$/) },
+      sourceBytes: sourceBytes(build),
       queries,
       memory,
     };
