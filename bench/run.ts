@@ -40,7 +40,7 @@ import { benchTimeseriesAppend } from './timeseries-append.ts';
 import { runCompressionBench } from './compression.ts';
 import { runCompressWholeBench } from './compress-whole.ts';
 import { runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
-import { runTimeseriesPostgresBench } from './timeseries-postgres.ts';
+import { loadedRatio, loadedText, runTimeseriesPostgresBench } from './timeseries-postgres.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
@@ -367,8 +367,8 @@ if (only?.includes('timeseries-postgres')) {
   for (const q of r.queries) {
     const s = q.snapcat;
     const p = q.postgres;
-    const loaded = (x: typeof s) => x.loaded.map((w) => `median ${w.medianMs.toFixed(1)} ms, p99 ${w.p99Ms.toFixed(1)} ms, ${w.rps.toFixed(0)} req/s${w.failures ? ` (**${w.failures} failed**)` : ''}`).join(' / ');
-    const ratios = s.loaded.map((w, k) => `median ×${(w.medianMs / p.loaded[k]!.medianMs).toFixed(2)}, p99 ×${(w.p99Ms / p.loaded[k]!.p99Ms).toFixed(2)}, throughput ×${(w.rps / p.loaded[k]!.rps).toFixed(2)}`).join(' / ');
+    const loaded = (x: typeof s) => x.loaded.map(loadedText).join(' / ');
+    const ratios = s.loaded.map((w, k) => loadedRatio(w, p.loaded[k]!)).join(' / ');
     row(
       `${q.name} (${(q.bytes.snapcat / 1e3).toFixed(0)} KB; answers compared equal), one at a time (the sides taking turns), then 16 connections (wrk, ${values.seconds ?? 5} s a side, snapcat first / PostgreSQL first)`,
       `one at a time: snapcat median **${s.medianMs.toFixed(1)} ms**, p99 ${s.p99Ms.toFixed(1)} ms; PostgreSQL median **${p.medianMs.toFixed(1)} ms**, p99 ${p.p99Ms.toFixed(1)} ms: snapcat/PostgreSQL median **×${(s.medianMs / p.medianMs).toFixed(2)}**, p99 **×${(s.p99Ms / p.p99Ms).toFixed(2)}**<br>16 connections: snapcat ${loaded(s)}; PostgreSQL ${loaded(p)}; snapcat/PostgreSQL ${ratios}<br>snapcat's own account of its load runs: ${s.why!.map((w) => describeDiagnosis(w)).join(' / ')}`,

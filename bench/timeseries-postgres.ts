@@ -76,7 +76,8 @@ export interface SideFigures {
   medianMs: number;
   p99Ms: number;
   /** wrk at 16 connections, round 1 and round 2. */
-  loaded: { medianMs: number; p99Ms: number; rps: number; failures: number; toolBusy: number }[];
+  /** `requests`: the answers wrk counted (its latencies are of those alone: requests still waiting at the end are not in them). */
+  loaded: { requests: number; medianMs: number; p99Ms: number; rps: number; failures: number; toolBusy: number }[];
   /** snapcat only: its own account of the load runs (answer-cache hits, GC, queueing). */
   why?: Diagnosis[];
 }
@@ -215,6 +216,23 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** Fewer answers than this in a load run: its latencies are not reported (too few, and the slowest still waiting). */
+export const MIN_LOADED_ANSWERS = 32;
+
+/** A load run in words: its latency and throughput, or that too few answers came for a latency. */
+export function loadedText(l: SideFigures['loaded'][number]): string {
+  const failed = l.failures ? ` (**${l.failures} failed**)` : '';
+  if (l.requests < MIN_LOADED_ANSWERS) return `only ${l.requests} answers in the run: no latency figure (each connection waited longer than the run's answers took), ${l.rps.toFixed(1)} req/s${failed}`;
+  return `median ${l.medianMs.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, ${l.rps.toFixed(l.rps >= 10 ? 0 : 1)} req/s${failed}`;
+}
+
+/** snapcat / PostgreSQL for a load round; latency ratios only where both sides had enough answers. */
+export function loadedRatio(s: SideFigures['loaded'][number], p: SideFigures['loaded'][number]): string {
+  const throughput = p.rps > 0 ? `throughput ×${(s.rps / p.rps).toFixed(2)}` : 'PostgreSQL answered none';
+  if (s.requests < MIN_LOADED_ANSWERS || p.requests < MIN_LOADED_ANSWERS) return throughput;
+  return `median ×${(s.medianMs / p.medianMs).toFixed(2)}, p99 ×${(s.p99Ms / p.p99Ms).toFixed(2)}, ${throughput}`;
+}
+
 /** The size of the snapshot's observation files as the build recorded them, if it did. */
 function sourceBytes(build: string): number | undefined {
   const file = join(build, 'data', 'observations-sources.json');
@@ -345,7 +363,7 @@ export async function runTimeseriesPostgresBench(o: TsPgOptions): Promise<TsPgRe
         const script = requestScript(join(WORK, `ts-pg-${process.pid}.lua`), spec.load, Math.floor(lastT / 1000) - (o.runs + 1) * 600 - round * ROUND_SECONDS);
         try {
           const w = runWrk(wrk, { base: bases[side], script, threads: 1, connections: 16, seconds: o.seconds });
-          return { medianMs: w.p50Ms, p99Ms: w.p99Ms, rps: w.rps, failures: w.failures, toolBusy: w.toolBusy };
+          return { requests: w.requests, medianMs: w.p50Ms, p99Ms: w.p99Ms, rps: w.rps, failures: w.failures, toolBusy: w.toolBusy };
         } finally {
           rmSync(script, { force: true });
         }
@@ -368,7 +386,7 @@ export async function runTimeseriesPostgresBench(o: TsPgOptions): Promise<TsPgRe
         snapcat: { medianMs: median(times.snapcat), p99Ms: percentile(times.snapcat, 99), loaded: loaded.snapcat, why },
         postgres: { medianMs: median(times.postgres), p99Ms: percentile(times.postgres, 99), loaded: loaded.postgres },
       };
-      const f = (s: SideFigures) => `one at a time median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms; 16 connections ${s.loaded.map((l) => `median ${l.medianMs.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, ${l.rps.toFixed(0)} req/s${l.failures ? ` (${l.failures} failed)` : ''}`).join(' / ')}`;
+      const f = (s: SideFigures) => `one at a time median ${s.medianMs.toFixed(1)} ms, p99 ${s.p99Ms.toFixed(1)} ms; 16 connections ${s.loaded.map(loadedText).join(' / ')}`;
       log(`  ${spec.name}: snapcat ${f(q.snapcat)}; PostgreSQL ${f(q.postgres)}`);
       for (const w of why) log(`    snapcat under load: ${describeDiagnosis(w)}`);
       queries.push(q);

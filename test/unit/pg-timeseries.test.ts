@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { dataBody } from '../../core/timeseries/data-body.ts';
 import { chunkRanges } from '../../bench/pg-timeseries-load.ts';
 import { generalizerOf, getDataSql, packedPointsSql, postDataSql, tvpBody, unpackPoints } from '../../bench/pg-timeseries-server.ts';
-import { requestScriptText } from '../../bench/timeseries-postgres.ts';
+import { loadedRatio, loadedText, MIN_LOADED_ANSWERS, requestScriptText } from '../../bench/timeseries-postgres.ts';
 
 const points = {
   t: Float64Array.from([1704067200000, 1704067800000, 1704068400000, 1704069000123, 1704069600000]),
@@ -91,5 +91,21 @@ describe("wrk's script", () => {
     const post = requestScriptText({ method: 'POST', period: 'P7D', ids: ['ts_a', 'ts_b'] }, 1706646000);
     expect(post).toContain('wrk.format("POST", "/api/v1/timeseries/getData", json');
     expect(post).toContain('"[\\"ts_a\\",\\"ts_b\\"]"');
+  });
+});
+
+describe('the load runs in words', () => {
+  const run = (requests: number, medianMs: number, p99Ms: number, rps: number) => ({ requests, medianMs, p99Ms, rps, failures: 0, toolBusy: 0.1 });
+
+  test('latencies and their ratios where both sides answered enough', () => {
+    expect(loadedText(run(400, 20, 80, 80))).toBe('median 20.0 ms, p99 80.0 ms, 80 req/s');
+    expect(loadedRatio(run(400, 20, 80, 80), run(100, 100, 160, 20))).toBe('median ×0.20, p99 ×0.50, throughput ×4.00');
+  });
+
+  test('a run with too few answers has no latency figure and no latency ratio, nor a division by zero', () => {
+    const none = run(0, 0, 0, 0);
+    expect(loadedText(none)).toMatch(/^only 0 answers in the run: no latency figure/);
+    expect(loadedRatio(run(400, 20, 80, 80), none)).toBe('PostgreSQL answered none');
+    expect(loadedRatio(run(400, 20, 80, 80), run(MIN_LOADED_ANSWERS - 1, 3000, 4000, 3))).toBe('throughput ×26.67');
   });
 });
