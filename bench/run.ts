@@ -342,10 +342,6 @@ if (only?.includes('timeseries-scale')) {
 }
 // issue 23 beside PostgreSQL: generates, builds and loads its data once (minutes to hours by size), so only when named
 if (only?.includes('timeseries-postgres')) {
-  if (values.snapshot !== undefined && values.build === undefined) {
-    console.error('--snapshot names the snapshot of --build: give its build too (npm run build -- --snapshot DIR --out DIR --db-only)');
-    process.exit(2);
-  }
   const r = await runTimeseriesPostgresBench({
     ...(values.build ? { build: values.build } : {}),
     ...(values.snapshot ? { snapshot: values.snapshot } : {}),

@@ -6,7 +6,9 @@
  * 1. the build: by default the scaled demo of bench/timeseries-scale.ts (`demo-snapshot --fast-values --apis
  *    timeseries-v1`, `requestIntervalRestriction` P10Y3D, its database-only build; cached in bench/.work by its
  *    inputs), or `--build DIR`, a database-only (or full) build of any timeseries snapshot (`--snapshot DIR`
- *    only names it in the report: the build records the snapshot's manifest, which keys the cache);
+ *    beside it only names it in the report: the build records the snapshot's manifest, which keys the cache),
+ *    or `--snapshot DIR` alone, built database-only into bench/.work/ts-pg-build (kept for a rerun). A build
+ *    whose `requestIntervalRestriction` is shorter than ten years is asked its longest timespan instead;
  * 2. PostgreSQL (bench/lib/postgres.ts: Debian's server, a private cluster in bench/.work/pg-timeseries on a
  *    socket of its own) loaded with the build's observations in 52°North's observation schema
  *    (bench/pg-timeseries-load.ts: CSV chunks, COPY, then the keys): load time (export, COPY, index, VACUUM
@@ -26,18 +28,19 @@
  *    `seconds` on each side, twice (snapcat first, then PostgreSQL first), every request new (ends a second
  *    apart, computed in wrk's script).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { HttpError } from '../core/http/errors.ts';
+import { MANIFEST_FILE } from '../core/snapshot/table-schema.ts';
 import { checkMaxTimespan, parseTimespan } from '../core/timeseries/timespan.ts';
 import { openDuckDB } from '../lib/duckdb.ts';
 import { openServedBuild } from '../server/served-build.ts';
 import { freePort } from '../test/helpers/nginx.ts';
-import { cacheKey, stamp, stamped } from './lib/bench-cache.ts';
+import { BUILD_CODE, cacheKey, stamp, stamped } from './lib/bench-cache.ts';
 import { describeDiagnosis, diagnose, scrape, type Diagnosis } from './lib/endpoint-diagnosis.ts';
 import { ensurePostgres, startPostgres, BENCH_SETTINGS } from './lib/postgres.ts';
 import { ensureWrk, runWrk } from './lib/wrk.ts';
@@ -233,6 +236,25 @@ export function loadedRatio(s: SideFigures['loaded'][number], p: SideFigures['lo
   return `median ×${(s.medianMs / p.medianMs).toFixed(2)}, p99 ×${(s.p99Ms / p.p99Ms).toFixed(2)}, ${throughput}`;
 }
 
+/**
+ * The database-only build of a snapshot given alone (`--snapshot DIR` without `--build`), made in
+ * bench/.work/ts-pg-build when missing, under `nice -n 10`; kept for a rerun over the same snapshot manifest
+ * and build code.
+ */
+function snapshotBuild(snapshot: string, log: (l: string) => void): string {
+  const manifest = join(snapshot, MANIFEST_FILE);
+  if (!existsSync(manifest)) throw new Error(`${snapshot}: no ${MANIFEST_FILE} (a snapshot folder is needed)`);
+  const out = join(WORK, 'ts-pg-build');
+  const key = cacheKey({ manifest: readFileSync(manifest, 'utf8') }, BUILD_CODE);
+  if (stamped(out, key) && existsSync(join(out, 'build.json'))) return out;
+  rmSync(out, { recursive: true, force: true });
+  log(`timeseries-postgres: database-only build of ${snapshot} into ${out} ...`);
+  const r = spawnSync('nice', ['-n', '10', process.execPath, 'build-scripts/build.ts', '--snapshot', snapshot, '--out', out, '--db-only', '--no-site', '--full'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) throw new Error(`the build of ${snapshot} failed (exit ${r.status})`);
+  stamp(out, key);
+  return out;
+}
+
 /** The size of the snapshot's observation files as the build recorded them, if it did. */
 function sourceBytes(build: string): number | undefined {
   const file = join(build, 'data', 'observations-sources.json');
@@ -243,7 +265,7 @@ function sourceBytes(build: string): number | undefined {
 
 export async function runTimeseriesPostgresBench(o: TsPgOptions): Promise<TsPgResult> {
   const log = o.log;
-  const build = o.build ?? (await scaleBuild({ seriesFactor: o.seriesFactor, days: o.days, from: o.from, runs: o.runs, log })).dir;
+  const build = o.build ?? (o.snapshot ? snapshotBuild(o.snapshot, log) : (await scaleBuild({ seriesFactor: o.seriesFactor, days: o.days, from: o.from, runs: o.runs, log })).dir);
   if (!existsSync(join(build, 'build.json'))) throw new Error(`${build}: no build.json (a build folder of a timeseries snapshot is needed: npm run build -- --db-only)`);
   const info = JSON.parse(readFileSync(join(build, 'build.json'), 'utf8')) as { snapshot: { name: string } };
   const duckPath = join(build, 'data', 'timeseries-v1.duckdb');
