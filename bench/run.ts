@@ -1,5 +1,5 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,compress-whole,postgres,overload,soak,timeseries-scale,timeseries-append] [--minutes 10] [--ram-disk]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,compress-whole,postgres,overload,soak,timeseries-scale,timeseries-append,timeseries-postgres] [--minutes 10] [--ram-disk]
  *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full; timeseries-append: default 365)
  *   [--queries files-day,near,...] (postgres, tail: the queries to run, by short name (bench/postgres.ts QUERY_IDS); all by default)
  *   [--variants now,floor,...] (tail: the ways to run the endpoint compared, bench/tail.ts VARIANTS; all by default)
@@ -8,6 +8,9 @@
  * npm run soak (the 10-minute soak alone)
  * npm run bench -- --only timeseries-scale [--series-factor 1] [--days 3700] [--ts-from 2016-01-01] [--runs 90] [--baseline main]
  *   (issue 23's answer times over a scaled timeseries snapshot, generated and built once into bench/.work)
+ * npm run bench -- --only timeseries-postgres [--days 365] [--ts-from 2024-01-01] [--series-factor 1] [--snapshot DIR --build DIR] [--runs 60] [--seconds 5]
+ *   (issue 23's three queries side by side with PostgreSQL in 52°North's observation schema: load time, disk
+ *   size, medians and p99 of both; the demo generated and built once into bench/.work, or an existing build)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
  * machine, the command and the date. small: a 7-day catalogue for the build, one year for the queries.
@@ -29,6 +32,7 @@ import { median } from './stats.ts';
 import { runSiteBenchmarks } from './site.ts';
 import { runStaticVsNginx } from './static-vs-nginx.ts';
 import { indexSummary, runPostgresBench, SNAPCAT_WORKERS } from './postgres.ts';
+import { BENCH_SETTINGS } from './lib/postgres.ts';
 import { runTailBench, summary as tailSummary, VARIANTS } from './tail.ts';
 import { describeDiagnosis } from './lib/endpoint-diagnosis.ts';
 import { benchIncremental } from './incremental.ts';
@@ -37,10 +41,11 @@ import { benchTimeseriesAppend } from './timeseries-append.ts';
 import { runCompressionBench } from './compression.ts';
 import { runCompressWholeBench } from './compress-whole.ts';
 import { runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
+import { loadedRatio, loadedText, runTimeseriesPostgresBench } from './timeseries-postgres.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' }, queries: { type: 'string' }, variants: { type: 'string' }, 'series-factor': { type: 'string' }, 'ts-from': { type: 'string' }, runs: { type: 'string' }, baseline: { type: 'string' }, scenarios: { type: 'string' }, rounds: { type: 'string' } } });
+const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' }, queries: { type: 'string' }, variants: { type: 'string' }, 'series-factor': { type: 'string' }, 'ts-from': { type: 'string' }, runs: { type: 'string' }, baseline: { type: 'string' }, scenarios: { type: 'string' }, rounds: { type: 'string' }, snapshot: { type: 'string' }, build: { type: 'string' }, seconds: { type: 'string' } } });
 /** --ram-disk: the Astro comparison and the incremental builds write to /dev/shm, which takes the disk out of the rates. */
 const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';
@@ -344,6 +349,39 @@ if (only?.includes('timeseries-scale')) {
   for (const [query, f] of Object.entries(r.stages)) row(`where the time goes, ${query}: each stage alone in the bench's process (this checkout), CPU ms a run`, Object.entries(f).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', '), '');
   row('endpoint resident memory (supervisor and worker), before the first request → after the last', `${r.rssStartMb.toFixed(0)} → **${r.rssEndMb.toFixed(0)} MB** (the pairs file stays on disk and in the page cache)${r.baseline ? `; before (${r.baseline.sha}): ${r.baseline.rssStartMb.toFixed(0)} → ${r.baseline.rssEndMb.toFixed(0)} MB` : ''}`, 'flat');
 }
+// issue 23 beside PostgreSQL: generates, builds and loads its data once (minutes to hours by size), so only when named
+if (only?.includes('timeseries-postgres')) {
+  const r = await runTimeseriesPostgresBench({
+    ...(values.build ? { build: values.build } : {}),
+    ...(values.snapshot ? { snapshot: values.snapshot } : {}),
+    seriesFactor: Number(values['series-factor'] ?? 1),
+    days: Number(values.days ?? 365),
+    from: values['ts-from'] ?? '2024-01-01',
+    runs: Number(values.runs ?? 60),
+    seconds: Number(values.seconds ?? 5),
+    log: (l) => console.error(l),
+  });
+  const load = loadavg().map((x) => x.toFixed(1)).join(', ');
+  const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+  const l = r.load;
+  row('machine', `**shared and loaded**: load average ${loadAtStart} at the start, ${load} at the end (\`uptime\`); every process of the run under \`nice -n 19 ionice -c3\`; the ratios are of the two sides taking turns in this run`, '');
+  row(`snapshot ${r.snapshotName}: ${r.observations.toLocaleString('en')} observations in ${r.series} series`, `snapcat: series file ${gib(r.snapcatBytes.pairs)} + its index ${(r.snapcatBytes.index / 2 ** 20).toFixed(1)} MiB + database ${gib(r.snapcatBytes.database)} = **${gib(r.snapcatBytes.pairs + r.snapcatBytes.index + r.snapcatBytes.database)}**, what the endpoint reads${r.sourceBytes === undefined ? '' : `; the snapshot's observations (Parquet, what both sides load from): ${gib(r.sourceBytes)}`}`, '');
+  row(`PostgreSQL: ${r.version}, ${r.settings}; 52°North's observation schema trimmed to what the answers read (bench/pg-timeseries-load.ts)`, `${r.loadCached ? 'loaded by an earlier run (bench/.work/pg-timeseries, reused: same snapshot, same loading code), its figures: ' : ''}load **${l.seconds.toFixed(0)} s** = ${(l.rows / l.seconds).toFixed(0)} rows/s (${l.rows.toLocaleString('en')} rows in ${l.chunks} CSV chunks: DuckDB export ${l.exportSeconds.toFixed(0)} s, COPY ${l.copySeconds.toFixed(0)} s = ${(l.rows / l.copySeconds).toFixed(0)} rows/s, primary keys ${l.indexSeconds.toFixed(0)} s, VACUUM ANALYZE ${l.analyzeSeconds.toFixed(0)} s, CHECKPOINT ${l.checkpointSeconds.toFixed(0)} s); observation table **${gib(l.totalBytes)}** (heap ${gib(l.heapBytes)}, primary key ${gib(l.indexBytes)}; ${(l.totalBytes / l.rows).toFixed(1)} bytes a row), database ${gib(l.databaseBytes)}; largest CSV chunk ${gib(l.largestChunkBytes)}`, '');
+  row('disk: PostgreSQL observation table / snapcat (series file, index, database)', `**×${(l.totalBytes / (r.snapcatBytes.pairs + r.snapcatBytes.index + r.snapcatBytes.database)).toFixed(2)}**`, '');
+  const target: Record<string, string> = { 'getData of one year': '≤ 20 ms', 'getData of ten years, generalize=true': '≤ 50 ms' };
+  for (const q of r.queries) {
+    const s = q.snapcat;
+    const p = q.postgres;
+    const loaded = (x: typeof s) => x.loaded.map(loadedText).join(' / ');
+    const ratios = s.loaded.map((w, k) => loadedRatio(w, p.loaded[k]!)).join(' / ');
+    row(
+      `${q.name} (${(q.bytes.snapcat / 1e3).toFixed(0)} KB; answers compared equal), one at a time (the sides taking turns), then 16 connections (wrk, ${values.seconds ?? 5} s a side, snapcat first / PostgreSQL first)`,
+      `one at a time: snapcat median **${s.medianMs.toFixed(1)} ms**, p99 ${s.p99Ms.toFixed(1)} ms; PostgreSQL median **${p.medianMs.toFixed(1)} ms**, p99 ${p.p99Ms.toFixed(1)} ms: snapcat/PostgreSQL median **×${(s.medianMs / p.medianMs).toFixed(2)}**, p99 **×${(s.p99Ms / p.p99Ms).toFixed(2)}**<br>16 connections: snapcat ${loaded(s)}; PostgreSQL ${loaded(p)}; snapcat/PostgreSQL ${ratios}<br>snapcat's own account of its load runs: ${s.why!.map((w) => describeDiagnosis(w)).join(' / ')}`,
+      target[q.name] ?? (q.name.startsWith('POST') ? '≤ 50 ms' : ''),
+    );
+  }
+  row('resident memory after the queries', `snapcat endpoint (supervisor and workers) ${r.memory.snapcatMb.toFixed(0)} MB; pg-timeseries-server ${r.memory.pgServerMb.toFixed(0)} MB (PostgreSQL's own: shared_buffers ${BENCH_SETTINGS['shared_buffers']} and its backends)`, '');
+}
 // the soak takes minutes: only when named (npm run soak)
 if (only?.includes('soak')) {
   const work = join(import.meta.dirname, '.work');
@@ -359,7 +397,7 @@ if (only?.includes('soak')) {
   row('soak: endpoint resident memory after warm-up → at the end', `${r.rssStartMb.toFixed(0)} → ${r.rssEndMb.toFixed(0)} MB: **${(r.rssGrowth * 100).toFixed(1)}%**`, '≤ 10% growth');
 }
 
-const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}${values.queries ? ` --queries ${values.queries}` : ''}${values.variants ? ` --variants ${values.variants}` : ''}${values['series-factor'] ? ` --series-factor ${values['series-factor']}` : ''}${values['ts-from'] ? ` --ts-from ${values['ts-from']}` : ''}${values.runs ? ` --runs ${values.runs}` : ''}${values.baseline ? ` --baseline ${values.baseline}` : ''}`;
+const command = `npm run bench -- --scale ${scale}${values.only ? ` --only ${values.only}` : ''}${only?.includes('soak') && values.minutes !== '10' ? ` --minutes ${values.minutes}` : ''}${ramDisk ? ' --ram-disk' : ''}${values.days ? ` --days ${values.days}` : ''}${values.queries ? ` --queries ${values.queries}` : ''}${values.variants ? ` --variants ${values.variants}` : ''}${values['series-factor'] ? ` --series-factor ${values['series-factor']}` : ''}${values['ts-from'] ? ` --ts-from ${values['ts-from']}` : ''}${values.runs ? ` --runs ${values.runs}` : ''}${values.baseline ? ` --baseline ${values.baseline}` : ''}${values.scenarios ? ` --scenarios ${values.scenarios}` : ''}${values.rounds ? ` --rounds ${values.rounds}` : ''}${values.snapshot ? ` --snapshot ${values.snapshot}` : ''}${values.build ? ` --build ${values.build}` : ''}${values.seconds ? ` --seconds ${values.seconds}` : ''}`;
 const report = [
   `## ${command}`,
   '',
