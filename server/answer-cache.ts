@@ -19,7 +19,8 @@
  * - Bounded: the bodies held stay within the budget (CACHE_BUDGET, per process); an answer of at most ENTRY_MAX.
  * - Which are held, once the budget is full: those asked for most (TinyLFU's admission, as Caffeine holds entries;
  *   Einziger, Friedman, Manes, "TinyLFU: A Highly Efficient Cache Admission Policy", 2017). Every request counts
- *   for its ETag (a bounded table of counts, halved every AGE_EVERY requests, so old popularity fades); an answer
+ *   for its ETag (a bounded table of counts, halved every ten times as many requests as answers are held, so old
+ *   popularity fades); an answer
  *   that does not fit in what is left of the budget goes in only if it was asked for more often before this
  *   request than each of the least recently used answers it would put out, else it is sent and not held. Pure
  *   LRU holds nothing of a crowd that goes round more answers than fit (issue 18: 16 clients going round 200
@@ -43,8 +44,12 @@ export const CACHE_BUDGET = 48 * 1024 * 1024;
 
 /** ETags whose requests are counted; past it the least recently counted is forgotten (a few MB at most). */
 export const COUNTED_MAX = 16_384;
-/** Requests between two halvings of every count (TinyLFU's sample size: a few times the ETags counted). */
-export const AGE_EVERY = 4 * COUNTED_MAX;
+/**
+ * Requests between two halvings of every count: ten times the answers held (TinyLFU's sample size, as Caffeine
+ * sets it), at least AGE_MIN. So a crowd that turns to other answers (another query, a new build) has them held
+ * within a few thousand requests: the counts of what it asked before fade by half each sample.
+ */
+export const AGE_MIN = 1024;
 
 /** Headers that describe the bytes on the wire, not the answer: set again for each sending. */
 const WIRE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
@@ -67,7 +72,7 @@ function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
 export class AnswerCache {
   readonly #held = new Map<string, Held>();
   #bytes = 0;
-  /** Requests per ETag (most recently counted last), halved every AGE_EVERY requests. */
+  /** Requests per ETag (most recently counted last), halved every ageEvery requests. */
   readonly #counts = new Map<string, number>();
   #counted = 0;
   /** Answers sent but not held: the budget was full of answers asked for as often (for tests and the bench). */
@@ -126,12 +131,17 @@ export class AnswerCache {
     return this.#counts.get(etag) ?? 0;
   }
 
+  /** Requests between two halvings of the counts now. */
+  get ageEvery(): number {
+    return Math.max(AGE_MIN, 10 * this.#held.size);
+  }
+
   #count(etag: string): void {
     const n = this.#counts.get(etag) ?? 0;
     this.#counts.delete(etag); // most recently counted goes last
     this.#counts.set(etag, n + 1);
     if (this.#counts.size > COUNTED_MAX) this.#counts.delete(this.#counts.keys().next().value!);
-    if (++this.#counted < AGE_EVERY) return;
+    if (++this.#counted < this.ageEvery) return;
     this.#counted = 0;
     for (const [k, v] of this.#counts) {
       if (v < 2) this.#counts.delete(k);
@@ -139,25 +149,35 @@ export class AnswerCache {
     }
   }
 
+  /**
+   * The least recently used answers that would go to make room for `bytes` more under `etag`, or undefined if this
+   * answer is not to be held: past the budget, the least recently used go only if this answer was asked for more
+   * often before this request (this request is counted already) than each of them.
+   */
+  #room(etag: string, bytes: number): [string, Held][] | undefined {
+    const asked = this.countOf(etag) - 1;
+    let over = this.#bytes - (this.#held.get(etag)?.body.length ?? 0) + bytes - this.budget;
+    const victims: [string, Held][] = [];
+    for (const entry of this.#held) {
+      if (over <= 0) break;
+      if (entry[0] === etag) continue;
+      if (this.countOf(entry[0]) >= asked) return undefined;
+      victims.push(entry);
+      over -= entry[1].body.length;
+    }
+    return victims;
+  }
+
   #remember(etag: string, held: Held): void {
+    const victims = this.#room(etag, held.body.length);
+    if (!victims) {
+      this.declined++;
+      return;
+    }
     const old = this.#held.get(etag);
     if (old) {
       this.#held.delete(etag);
       this.#bytes -= old.body.length;
-    }
-    // Past the budget: the least recently used would go; it goes only if this answer was asked for more often
-    // before this request (this request is counted already) than each of those would-be victims.
-    const asked = this.countOf(etag) - 1;
-    let over = this.#bytes + held.body.length - this.budget;
-    const victims: [string, Held][] = [];
-    for (const entry of this.#held) {
-      if (over <= 0) break;
-      if (this.countOf(entry[0]) >= asked) {
-        this.declined++;
-        return;
-      }
-      victims.push(entry);
-      over -= entry[1].body.length;
     }
     for (const [k, v] of victims) {
       this.#held.delete(k);
@@ -243,7 +263,11 @@ export class AnswerCache {
       const h = headers;
       give();
       // an answer cut short never reaches end() whole: a destroyed response, or a head never written
-      if (body && h && status === 200 && !res.destroyed) this.#remember(etag, { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length) });
+      if (body && h && status === 200 && !res.destroyed) {
+        // not copied into one Buffer when it is not to be held
+        if (this.#room(etag, length)) this.#remember(etag, { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length) });
+        else this.declined++;
+      }
       return end.call(res, chunk, encoding, cb);
     }) as ServerResponse['end'];
     res.writeHead = wrappedHead;

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { AGE_EVERY, AnswerCache } from '../../server/answer-cache.ts';
+import { AGE_MIN, AnswerCache } from '../../server/answer-cache.ts';
 
 /** A GET answered from `cache` or, on a miss, by writing `size` bytes of text; true on a hit. */
 function ask(cache: AnswerCache, key: string, size: number): boolean {
@@ -65,11 +65,18 @@ describe('the held-answer cache past its budget', () => {
     const cache = new AnswerCache(10_000, 4_000);
     for (let r = 0; r < 50; r++) for (let i = 0; i < 10; i++) ask(cache, `old${i}`, 1000);
     expect(cache.countOf('old0')).toBe(50);
-    // the new build's answers, asked for in a crowd; within a few halvings of the counts they are held
-    let newHits = 0;
-    for (let n = 0; n < 4 * AGE_EVERY; n++) if (ask(cache, `new${n % 10}`, 1000) && n >= 3 * AGE_EVERY) newHits++;
-    expect(newHits).toBe(AGE_EVERY);
-    // four halvings: 50 → 3
-    expect(cache.countOf('old0')).toBe(3);
+    // the new build's answers, asked for in a crowd: the old counts halve every AGE_MIN requests (10 answers held:
+    // ten times that is less), so within a few of those the new answers are held
+    expect(cache.ageEvery).toBe(AGE_MIN);
+    const hitsIn = (n: number) => {
+      let hits = 0;
+      for (let i = 0; i < n; i++) if (ask(cache, `new${i % 10}`, 1000)) hits++;
+      return hits;
+    };
+    hitsIn(3 * AGE_MIN);
+    expect(hitsIn(AGE_MIN)).toBe(AGE_MIN);
+    // after three halvings or more: 50 → 6 at most, and never asked again
+    expect(cache.countOf('old0')).toBeLessThanOrEqual(6);
+    expect(cache.size).toBe(10);
   });
 });
