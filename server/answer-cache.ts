@@ -27,6 +27,11 @@
  *   one-day expanded answers of 670 KB, 134 MB against 48 MB: 4 hits in 1,127); this keeps a fixed part of them
  *   (about 48 of 134 MB), and one-off answers (a crawler, random timespans) do not put out the answers a crowd
  *   repeats.
+ * - One request makes an answer, the others wait for it (nginx's `proxy_cache_lock`): a GET that misses while
+ *   another request is making the answer of the same ETag (one that may be held) waits for that one to end, up to
+ *   MAKING_WAIT_MS, and is then answered from memory, or, if it was not held, made as any other. A crowd asking
+ *   for the same answer at once (16 clients starting on 12 radars' answers: issue 18) makes it once, not once per
+ *   client, each a query and a place in the connection queue.
  * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -41,6 +46,9 @@ import { HOLD_BYTES } from './compression.ts';
 export const ENTRY_MAX = 4 * 1024 * 1024;
 /** Bodies held in all, per process. */
 export const CACHE_BUDGET = 48 * 1024 * 1024;
+
+/** The longest a request waits for another one making the same answer (nginx's proxy_cache_lock_timeout). */
+export const MAKING_WAIT_MS = 5000;
 
 /** ETags whose requests are counted; past it the least recently counted is forgotten (a few MB at most). */
 export const COUNTED_MAX = 16_384;
@@ -77,6 +85,10 @@ export class AnswerCache {
   #counted = 0;
   /** Answers sent but not held: the budget was full of answers asked for as often (for tests and the bench). */
   declined = 0;
+  /** Requests that waited for another one making the same answer. */
+  waited = 0;
+  /** Answers being made now by a request whose answer may be held: their ends, for those asking the same. */
+  readonly #making = new Map<string, { done: Promise<void> }>();
   hits = 0;
   misses = 0;
 
@@ -102,6 +114,24 @@ export class AnswerCache {
    * handler writes; `res` may already be wrapped by the compressor (compression.ts), which then sees the held
    * body as any other.
    */
+  /**
+   * When another request is making the answer of `etag` now (and it may be held): a promise that settles when it
+   * ends, or after MAKING_WAIT_MS at the most; then ask `answer` again. Undefined when there is none to wait for.
+   */
+  making(etag: string): Promise<void> | undefined {
+    const m = this.#making.get(etag);
+    if (!m) return undefined;
+    this.waited++;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, MAKING_WAIT_MS);
+      timer.unref();
+      void m.done.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   answer(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
     this.#count(etag);
     const hit = this.#held.get(etag);
@@ -193,6 +223,19 @@ export class AnswerCache {
    * wraps whatever is there after the head, so the handler's body passes here first, then to the compressor.
    */
   #capture(res: ServerResponse, etag: string): void {
+    // those asking for the same answer meanwhile wait for this one (making), until it is held or will not be
+    let made = () => undefined as void;
+    if (!this.#making.has(etag)) {
+      let settle!: () => void;
+      const m = { done: new Promise<void>((r) => (settle = r)) };
+      made = () => {
+        if (this.#making.get(etag) !== m) return;
+        this.#making.delete(etag);
+        settle();
+      };
+      this.#making.set(etag, m);
+      res.once('close', made);
+    }
     const writeHead = res.writeHead as (...a: unknown[]) => ServerResponse;
     let write = res.write as Write;
     let end = res.end as End;
@@ -207,6 +250,8 @@ export class AnswerCache {
       if (res.writeHead === wrappedHead) res.writeHead = writeHead as ServerResponse['writeHead'];
       if (res.write === wrappedWrite) res.write = write as ServerResponse['write'];
       if (res.end === wrappedEnd) res.end = end as ServerResponse['end'];
+      // not held after all (not a 200 of a text type, too long): the waiting go their own way
+      if (chunks) queueMicrotask(made);
       chunks = undefined;
     };
     const keep = (chunk: unknown, encoding: unknown) => {
@@ -214,8 +259,10 @@ export class AnswerCache {
       const b = bytesOf(chunk, encoding);
       if (!b || b.length === 0) return;
       length += b.length;
-      if (length > this.entryMax) chunks = undefined;
-      else chunks.push(b);
+      if (length > this.entryMax) {
+        chunks = undefined;
+        made();
+      } else chunks.push(b);
     };
     const wrappedHead = function (this: ServerResponse, s: number, ...rest: unknown[]): ServerResponse {
       const h = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as OutgoingHttpHeaders | readonly unknown[] | undefined;
@@ -268,6 +315,7 @@ export class AnswerCache {
         if (this.#room(etag, length)) this.#remember(etag, { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length) });
         else this.declined++;
       }
+      made();
       return end.call(res, chunk, encoding, cb);
     }) as ServerResponse['end'];
     res.writeHead = wrappedHead;

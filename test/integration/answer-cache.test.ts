@@ -3,7 +3,7 @@
  * coding, HEAD and 304 too) without the handler; errors, large or cut-short answers and `liveOnly` endpoints hold
  * nothing; past the budget an answer goes in only if asked for more often than the least recently used answers it
  * would put out (a crowd going round more answers than fit keeps a fixed part held); after a hot swap the new build's bytes are sent, never a
- * held answer of the old one.
+ * held answer of the old one; a crowd asking for one answer at once makes it once.
  */
 import { cpSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
@@ -103,6 +103,34 @@ describe('an endpoint holding answers', () => {
       expect(b.headers['cache-control']).toBe('no-store');
     }
     expect(held().size).toBe(size);
+  });
+
+  test('a crowd asking for the same answer at once: one request makes it (one query), the others wait for it and get the same bytes from memory', async () => {
+    const pool = s.build.radar!.pool;
+    const path = '/radarnet/mirror/v3/files?timespan=2024-03-02T06:00:00Z/2024-03-02T18:00:00Z&expanded=true';
+    const before = { hits: held().hits, misses: held().misses, waited: held().waited };
+    // the connections held, as long queries would hold them: the first request waits for one, its answer unmade
+    const releases: (() => void)[] = [];
+    const holding = Array.from({ length: pool.size }, () => pool.with(() => new Promise<void>((r) => releases.push(r))));
+    try {
+      const crowd = Array.from({ length: 8 }, () => raw(s.url, path));
+      for (let i = 0; i < 500 && (pool.gate.waiting < 1 || held().waited - before.waited < 7); i++) await new Promise((r) => setTimeout(r, 10));
+      // one request waits for a connection; the seven others wait for it, not for a connection of their own
+      expect(pool.gate.waiting).toBe(1);
+      expect(held().waited - before.waited).toBe(7);
+      for (const r of releases) r();
+      await Promise.all(holding);
+      const answers = await Promise.all(crowd);
+      for (const a of answers) {
+        expect(a.status).toBe(200);
+        expect(a.body.equals(answers[0]!.body)).toBe(true);
+      }
+      expect(Array.isArray(JSON.parse(answers[0]!.body.toString('utf8')))).toBe(true);
+      expect(held().misses - before.misses).toBe(1);
+      expect(held().hits - before.hits).toBe(7);
+    } finally {
+      for (const r of releases) r();
+    }
   });
 
   test('an endpoint that answers by queries only (liveOnly) holds nothing', async () => {

@@ -23,6 +23,9 @@ function ask(cache: AnswerCache, key: string, size: number): boolean {
     end() {
       return this;
     },
+    once() {
+      return this;
+    },
   } as unknown as ServerResponse;
   if (cache.answer(req, res, key)) return true;
   res.writeHead(200, { 'Content-Type': 'application/json' });
