@@ -109,12 +109,6 @@ export class AnswerCache {
   }
 
   /**
-   * Answers `req` from memory when an answer with this ETag is held (true), else arranges for `res`'s answer to be
-   * held once it has been sent whole (false). Call after the common headers (the ETag) are set and before the
-   * handler writes; `res` may already be wrapped by the compressor (compression.ts), which then sees the held
-   * body as any other.
-   */
-  /**
    * When another request is making the answer of `etag` now (and it may be held): a promise that settles when it
    * ends, or after MAKING_WAIT_MS at the most; then ask `answer` again. Undefined when there is none to wait for.
    */
@@ -132,6 +126,12 @@ export class AnswerCache {
     });
   }
 
+  /**
+   * Answers `req` from memory when an answer with this ETag is held (true), else arranges for `res`'s answer to be
+   * held once it has been sent whole (false). Call after the common headers (the ETag) are set and before the
+   * handler writes; `res` may already be wrapped by the compressor (compression.ts), which then sees the held
+   * body as any other.
+   */
   answer(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
     this.#count(etag);
     const hit = this.#held.get(etag);
