@@ -9,16 +9,19 @@
  * - A job costing more than the whole budget is let in alone (it counts as the whole budget).
  * - `Retry-After`: the time the jobs ahead would take at the mean hold time seen so far (at least 1 s).
  * - Shed by time, not by count: the controlled-delay queue of Facebook's servers (CoDel applied to request queues,
- *   "Fail at scale", ACM Queue 2015). With a `targetMs`, the queue is *standing* once it has not been emptied by
- *   letting its jobs in for a whole `intervalMs` and its oldest waiter has waited `targetMs`: more work keeps
- *   arriving than goes out in time, which no burst does (a burst drains, and the queue is empty again), nor a long
- *   queue that moves quickly. While it stands, no job waits longer than `targetMs`: a new one gets that deadline, and a
- *   waiter already past it is refused, from the head, as CoDel drops from the head (those are the jobs whose
- *   clients have waited longest for an answer), when a new job arrives to take their place. Clients retry after Retry-After rather than pile up, and the jobs
- *   let in are let in while their answer is still of use. Outside a standing queue every job may wait its whole
- *   deadline. The waiting cap stays, as the bound on memory.
- * - Adaptive LIFO (Facebook's, as above): once the queue has not been emptied for an interval and its oldest waiter has waited half the target,
- *   the newest waiter goes in first (#drain). Under overload a FIFO queue with a deadline lets nothing in while it
+ *   "Fail at scale", ACM Queue 2015), with CoDel's own test of a standing queue. With a `targetMs`, the queue is
+ *   *standing* once, for a whole `intervalMs`, it has neither been empty nor let its oldest waiter in within the
+ *   target (CoDel: the least sojourn over an interval is above the target), and its oldest waiter has waited
+ *   `targetMs`: more work keeps arriving than goes out in time, which no burst does (a burst drains, and the queue
+ *   is empty again), nor a long queue that moves quickly (a closed loop of more clients than places: its oldest is let
+ *   in within the target again and again, though the queue is never empty). While it stands, no job waits longer
+ *   than `targetMs`: a new one gets that deadline, and a waiter already past it is refused, from the head, as CoDel
+ *   drops from the head (those are the jobs whose clients have waited longest for an answer), when a new job arrives
+ *   to take their place. Clients retry after Retry-After rather than pile up, and the jobs let in are let in while
+ *   their answer is still of use. Outside a standing queue every job may wait its whole deadline. The waiting cap
+ *   stays, as the bound on memory.
+ * - Adaptive LIFO (Facebook's, as above): once the queue has gone an interval without going well (as above) and its
+ *   oldest waiter has waited half the target, the newest waiter goes in first (#drain). Under overload a FIFO queue with a deadline lets nothing in while it
  *   is still of use; LIFO keeps the gate's work going to answers whose clients still wait for them.
  * - The clock is injectable (`clock`), so the policy can be tested against a clock that only moves when told.
  */
@@ -66,7 +69,7 @@ export interface GateLimits {
   initialHoldMs?: number;
   /** The longest wait while the queue stands, ms (none: the gate never sheds by time). */
   targetMs?: number;
-  /** How long the queue must stay non-empty to count as standing, ms (default 500). */
+  /** How long the queue must go without going well (empty, or its oldest let in within the target) to count as standing, ms (default 500). */
   intervalMs?: number;
   /** The clock (default: performance.now() and node's timers). */
   clock?: GateClock;
@@ -98,8 +101,11 @@ export class AdmissionGate {
   #meanHoldMs = 1000;
   /** The most cost let in at once so far (for tests and the bench). */
   peakCost = 0;
-  /** When the queue was last empty (ms): it stands once that is an interval ago. */
-  #emptySince: number;
+  /**
+   * When the queue last went well (ms): it was empty, or its oldest waiter was let in having waited less than the
+   * target. It stands once that is an interval ago (and its oldest has waited the target).
+   */
+  #wellSince: number;
   /**
    * The queue is empty because its waiters were refused, not let in: the overload goes on, so a waiter arriving
    * now does not start a new interval (else refusing a standing queue whole would end its standing at once).
@@ -110,7 +116,7 @@ export class AdmissionGate {
     this.limits = { ...limits, concurrency: Math.max(1, limits.concurrency), budget: Math.max(1, limits.budget) };
     this.#clock = limits.clock ?? REAL_CLOCK;
     this.#meanHoldMs = limits.initialHoldMs ?? 1000;
-    this.#emptySince = this.#clock.now();
+    this.#wellSince = this.#clock.now();
   }
 
   get inUse(): number {
@@ -126,22 +132,24 @@ export class AdmissionGate {
   }
 
   /**
-   * Whether the gate sheds by time now: it has a target, its queue has not been emptied by letting its jobs in for
-   * an interval (a queue emptied by refusing them is the same overload), and its oldest waiter has waited the target.
+   * Whether the gate sheds by time now: it has a target, its queue has gone an interval without going well (empty
+   * by letting its jobs in, or its oldest let in within the target; a queue emptied by refusing them is the same
+   * overload), and its oldest waiter has waited the target.
    */
   get standing(): boolean {
     return this.#queueAged(this.limits.targetMs ?? Infinity);
   }
 
   /**
-   * The queue has not been emptied by letting its jobs in for an interval, and its oldest waiter has waited
-   * `ms`: a queue that is long but quick (its waiters let in within the target, as at the concurrency that
-   * saturates the gate) never stands, nor does a burst that drains.
+   * The queue has gone an interval without going well (emptied by letting its jobs in, or its oldest waiter let in
+   * within the target), and its oldest waiter has waited `ms`: a queue that is long but quick (its oldest let in
+   * within the target, again and again, as with a closed loop of a few more clients than places) never stands, nor
+   * does a burst that drains.
    */
   #queueAged(ms: number): boolean {
     if (this.limits.targetMs === undefined || this.#queue.length === 0) return false;
     const now = this.#clock.now();
-    return now - this.#emptySince >= (this.limits.intervalMs ?? 500) && now - this.#queue[0]!.since >= ms;
+    return now - this.#wellSince >= (this.limits.intervalMs ?? 500) && now - this.#queue[0]!.since >= ms;
   }
 
   /** Seconds after which a job arriving now would likely be let in. */
@@ -202,7 +210,7 @@ export class AdmissionGate {
         w.refuse(this.#refusal('deadline'));
         this.#drain();
       }, maxWaitMs);
-      if (this.#queue.length === 0 && !this.#emptiedByRefusals) this.#emptySince = this.#clock.now();
+      if (this.#queue.length === 0 && !this.#emptiedByRefusals) this.#wellSince = this.#clock.now();
       this.#queue.push(w);
     });
   }
@@ -219,12 +227,18 @@ export class AdmissionGate {
     }
   }
 
-  /** Takes waiter `i` off the queue; `refused`: it leaves without being let in. */
+  /**
+   * Takes waiter `i` off the queue; `refused`: it leaves without being let in. The queue went well if it is empty
+   * now by letting its jobs in, or if its oldest was let in within the target (CoDel's sojourn time, taken at the
+   * head: a newer waiter let in first, out of turn, says nothing of how long the queue keeps its jobs).
+   */
   #remove(i: number, refused: boolean): void {
-    this.#queue.splice(i, 1);
+    const [w] = this.#queue.splice(i, 1);
+    const now = this.#clock.now();
+    if (!refused && i === 0 && now - w!.since < (this.limits.targetMs ?? Infinity)) this.#wellSince = now;
     if (this.#queue.length > 0) return;
     this.#emptiedByRefusals = refused;
-    if (!refused) this.#emptySince = this.#clock.now();
+    if (!refused) this.#wellSince = now;
   }
 
   /**
@@ -264,8 +278,8 @@ export class AdmissionGate {
   }
 
   /**
-   * Lets waiters in while they fit. First come, first in; but once the queue is an interval old and its oldest waiter has
-   * already waited half the target, newest first (Facebook's adaptive LIFO): in FIFO order every waiter would wait
+   * Lets waiters in while they fit. First come, first in; but once the queue has gone an interval without going
+   * well and its oldest waiter has already waited half the target, newest first (Facebook's adaptive LIFO): in FIFO order every waiter would wait
    * about as long as the queue is, past the target, and be refused just before its turn, so nothing would be let
    * in while still of use; in LIFO order the new ones are let in at once and the old ones run out at the target.
    * Below half the target (a long but quick queue) the order stays FIFO, and nobody is overtaken. A waiter is

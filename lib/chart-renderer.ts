@@ -40,13 +40,13 @@ export interface RendererOptions {
   budgetBytes?: number;
   /** The longest wait while the render queue stands, ms (default RENDER_TARGET_MS); lib/admission.ts. */
   targetMs?: number;
-  /** How long the render queue must stay non-empty to stand, ms (default RENDER_INTERVAL_MS). */
+  /** How long the render queue must go without going well (empty, or its oldest let in within the target) to stand, ms (default RENDER_INTERVAL_MS). */
   intervalMs?: number;
 }
 
 /**
- * The render queue sheds by time as the DuckDB pool's does (lib/admission.ts, one policy): once it has not been
- * emptied by letting charts in for 5 s and its oldest has waited 1 s, a chart waits at most 1 s, newest first. Renders hold a page for 0.1-0.5 s (a small PNG) to a few
+ * The render queue sheds by time as the DuckDB pool's does (lib/admission.ts, one policy): once for 5 s it has
+ * neither been empty nor let its oldest chart in within 1 s, and its oldest has waited 1 s, a chart waits at most 1 s, newest first. Renders hold a page for 0.1-0.5 s (a small PNG) to a few
  * seconds (a 100-series PDF), so the interval is longer than the pool's: four large PDFs at once (issue 18's crash
  * mix) queue for about two renders' time, a burst, and all are drawn; fifty clients asking for charts again and
  * again keep the queue standing, and the surplus gets its 503 after a second's wait, with a Retry-After of the

@@ -16,17 +16,48 @@
  *   anything while the app runs `liveOnly`.
  * - Sent as it was: an answer up to HOLD_BYTES whole (compressed whole, with its length), a longer one in pieces,
  *   which the compressor streams (chunked) as it streamed the first.
- * - Bounded: least recently used out once the bodies pass the budget (CACHE_BUDGET, per process).
+ * - Bounded: the bodies held stay within the budget (CACHE_BUDGET, per process); an answer of at most ENTRY_MAX.
+ * - Which are held, once the budget is full: those asked for most (TinyLFU's admission, as Caffeine holds entries;
+ *   Einziger, Friedman, Manes, "TinyLFU: A Highly Efficient Cache Admission Policy", 2017). Every request counts
+ *   for its ETag (a bounded table of counts, halved every ten times as many requests as answers are held, so old
+ *   popularity fades); an answer
+ *   that does not fit in what is left of the budget goes in only if it was asked for more often before this
+ *   request than each of the least recently used answers it would put out, else it is sent and not held. Pure
+ *   LRU holds nothing of a crowd that goes round more answers than fit (issue 18: 16 clients going round 200
+ *   one-day expanded answers of 670 KB, 134 MB against 48 MB: 4 hits in 1,127); this keeps a fixed part of them
+ *   (about 48 of 134 MB), and one-off answers (a crawler, random timespans) do not put out the answers a crowd
+ *   repeats.
+ * - One request makes an answer, the others wait for it (nginx's `proxy_cache_lock`): a GET that misses while
+ *   another request is making the answer of the same ETag (one that may be held) waits for that one to end, up to
+ *   MAKING_WAIT_MS, and is then answered from memory, or, if it was not held, made as any other. A crowd asking
+ *   for the same answer at once (16 clients starting on 12 radars' answers: issue 18) makes it once, not once per
+ *   client, each a query and a place in the connection queue.
  * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { compressibleType } from '../core/http/content-coding.ts';
 import { HOLD_BYTES } from './compression.ts';
 
-/** Largest answer held (bytes of body). */
-export const ENTRY_MAX = 1024 * 1024;
+/**
+ * Largest answer held (bytes of body): a twelfth of the budget. At 1 MiB the answer to the busiest radar's
+ * radar_code + distinct over a year (11,908 records, 1.4 MB) was never held, and was a DuckDB query every time
+ * (issue 18: the postgres bench's p99 on that query, ×2.1-2.3 of PostgreSQL's, was those misses).
+ */
+export const ENTRY_MAX = 4 * 1024 * 1024;
 /** Bodies held in all, per process. */
 export const CACHE_BUDGET = 48 * 1024 * 1024;
+
+/** The longest a request waits for another one making the same answer (nginx's proxy_cache_lock_timeout). */
+export const MAKING_WAIT_MS = 5000;
+
+/** ETags whose requests are counted; past it the least recently counted is forgotten (a few MB at most). */
+export const COUNTED_MAX = 16_384;
+/**
+ * Requests between two halvings of every count: ten times the answers held (TinyLFU's sample size, as Caffeine
+ * sets it), at least AGE_MIN. So a crowd that turns to other answers (another query, a new build) has them held
+ * within a few thousand requests: the counts of what it asked before fade by half each sample.
+ */
+export const AGE_MIN = 1024;
 
 /** Headers that describe the bytes on the wire, not the answer: set again for each sending. */
 const WIRE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
@@ -49,6 +80,15 @@ function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
 export class AnswerCache {
   readonly #held = new Map<string, Held>();
   #bytes = 0;
+  /** Requests per ETag (most recently counted last), halved every ageEvery requests. */
+  readonly #counts = new Map<string, number>();
+  #counted = 0;
+  /** Answers sent but not held: the budget was full of answers asked for as often (for tests and the bench). */
+  declined = 0;
+  /** Requests that waited for another one making the same answer. */
+  waited = 0;
+  /** Answers being made now by a request whose answer may be held: their ends, for those asking the same. */
+  readonly #making = new Map<string, { done: Promise<void> }>();
   hits = 0;
   misses = 0;
 
@@ -69,12 +109,31 @@ export class AnswerCache {
   }
 
   /**
+   * When another request is making the answer of `etag` now (and it may be held): a promise that settles when it
+   * ends, or after MAKING_WAIT_MS at the most; then ask `answer` again. Undefined when there is none to wait for.
+   */
+  making(etag: string): Promise<void> | undefined {
+    const m = this.#making.get(etag);
+    if (!m) return undefined;
+    this.waited++;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, MAKING_WAIT_MS);
+      timer.unref();
+      void m.done.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /**
    * Answers `req` from memory when an answer with this ETag is held (true), else arranges for `res`'s answer to be
    * held once it has been sent whole (false). Call after the common headers (the ETag) are set and before the
    * handler writes; `res` may already be wrapped by the compressor (compression.ts), which then sees the held
    * body as any other.
    */
   answer(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
+    this.#count(etag);
     const hit = this.#held.get(etag);
     if (hit) {
       this.#held.delete(etag); // most recently used goes last
@@ -97,19 +156,65 @@ export class AnswerCache {
     return false;
   }
 
+  /** How often `etag` was asked for (within the counts' memory). */
+  countOf(etag: string): number {
+    return this.#counts.get(etag) ?? 0;
+  }
+
+  /** Requests between two halvings of the counts now. */
+  get ageEvery(): number {
+    return Math.max(AGE_MIN, 10 * this.#held.size);
+  }
+
+  #count(etag: string): void {
+    const n = this.#counts.get(etag) ?? 0;
+    this.#counts.delete(etag); // most recently counted goes last
+    this.#counts.set(etag, n + 1);
+    if (this.#counts.size > COUNTED_MAX) this.#counts.delete(this.#counts.keys().next().value!);
+    if (++this.#counted < this.ageEvery) return;
+    this.#counted = 0;
+    for (const [k, v] of this.#counts) {
+      if (v < 2) this.#counts.delete(k);
+      else this.#counts.set(k, v >> 1);
+    }
+  }
+
+  /**
+   * The least recently used answers that would go to make room for `bytes` more under `etag`, or undefined if this
+   * answer is not to be held: past the budget, the least recently used go only if this answer was asked for more
+   * often before this request (this request is counted already) than each of them.
+   */
+  #room(etag: string, bytes: number): [string, Held][] | undefined {
+    const asked = this.countOf(etag) - 1;
+    let over = this.#bytes - (this.#held.get(etag)?.body.length ?? 0) + bytes - this.budget;
+    const victims: [string, Held][] = [];
+    for (const entry of this.#held) {
+      if (over <= 0) break;
+      if (entry[0] === etag) continue;
+      if (this.countOf(entry[0]) >= asked) return undefined;
+      victims.push(entry);
+      over -= entry[1].body.length;
+    }
+    return victims;
+  }
+
   #remember(etag: string, held: Held): void {
+    const victims = this.#room(etag, held.body.length);
+    if (!victims) {
+      this.declined++;
+      return;
+    }
     const old = this.#held.get(etag);
     if (old) {
       this.#held.delete(etag);
       this.#bytes -= old.body.length;
     }
-    this.#held.set(etag, held);
-    this.#bytes += held.body.length;
-    for (const [k, v] of this.#held) {
-      if (this.#bytes <= this.budget) break;
+    for (const [k, v] of victims) {
       this.#held.delete(k);
       this.#bytes -= v.body.length;
     }
+    this.#held.set(etag, held);
+    this.#bytes += held.body.length;
   }
 
   /**
@@ -118,6 +223,19 @@ export class AnswerCache {
    * wraps whatever is there after the head, so the handler's body passes here first, then to the compressor.
    */
   #capture(res: ServerResponse, etag: string): void {
+    // those asking for the same answer meanwhile wait for this one (making), until it is held or will not be
+    let made = () => undefined as void;
+    if (!this.#making.has(etag)) {
+      let settle!: () => void;
+      const m = { done: new Promise<void>((r) => (settle = r)) };
+      made = () => {
+        if (this.#making.get(etag) !== m) return;
+        this.#making.delete(etag);
+        settle();
+      };
+      this.#making.set(etag, m);
+      res.once('close', made);
+    }
     const writeHead = res.writeHead as (...a: unknown[]) => ServerResponse;
     let write = res.write as Write;
     let end = res.end as End;
@@ -132,6 +250,8 @@ export class AnswerCache {
       if (res.writeHead === wrappedHead) res.writeHead = writeHead as ServerResponse['writeHead'];
       if (res.write === wrappedWrite) res.write = write as ServerResponse['write'];
       if (res.end === wrappedEnd) res.end = end as ServerResponse['end'];
+      // not held after all (not a 200 of a text type, too long): the waiting go their own way
+      if (chunks) queueMicrotask(made);
       chunks = undefined;
     };
     const keep = (chunk: unknown, encoding: unknown) => {
@@ -139,8 +259,10 @@ export class AnswerCache {
       const b = bytesOf(chunk, encoding);
       if (!b || b.length === 0) return;
       length += b.length;
-      if (length > this.entryMax) chunks = undefined;
-      else chunks.push(b);
+      if (length > this.entryMax) {
+        chunks = undefined;
+        made();
+      } else chunks.push(b);
     };
     const wrappedHead = function (this: ServerResponse, s: number, ...rest: unknown[]): ServerResponse {
       const h = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as OutgoingHttpHeaders | readonly unknown[] | undefined;
@@ -188,7 +310,12 @@ export class AnswerCache {
       const h = headers;
       give();
       // an answer cut short never reaches end() whole: a destroyed response, or a head never written
-      if (body && h && status === 200 && !res.destroyed) this.#remember(etag, { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length) });
+      if (body && h && status === 200 && !res.destroyed) {
+        // not copied into one Buffer when it is not to be held
+        if (this.#room(etag, length)) this.#remember(etag, { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length) });
+        else this.declined++;
+      }
+      made();
       return end.call(res, chunk, encoding, cb);
     }) as ServerResponse['end'];
     res.writeHead = wrappedHead;

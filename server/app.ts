@@ -147,11 +147,25 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
       return;
     }
     if (applyCommonHeaders(req, res, build.tag)) return;
+    const go = () => void handle(req, res, build, { ...options, spooler }, ts).catch((e: unknown) => sendError(req, res, e));
     // a Range request goes to the file (its 206 is of the file's bytes, server/respond.ts), never to the held answer
-    if (answers && (req.method === 'GET' || req.method === 'HEAD') && req.headers.range === undefined && answers.answer(req, res, res.getHeader('ETag') as string)) return;
+    if (answers && (req.method === 'GET' || req.method === 'HEAD') && req.headers.range === undefined) {
+      const etag = res.getHeader('ETag') as string;
+      // another request is making this answer: wait for it, then take it from memory (or make it, if not held)
+      const making = answers.making(etag);
+      if (making) {
+        build.inFlight++;
+        res.once('close', () => build.inFlight--);
+        void making.then(() => {
+          if (!res.destroyed && !answers.answer(req, res, etag)) go();
+        });
+        return;
+      }
+      if (answers.answer(req, res, etag)) return;
+    }
     build.inFlight++;
     res.once('close', () => build.inFlight--);
-    void handle(req, res, build, { ...options, spooler }, ts).catch((e: unknown) => sendError(req, res, e));
+    go();
   });
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);

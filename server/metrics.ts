@@ -36,7 +36,7 @@ export interface MetricsSources {
   /** Where streamed answers wait for their clients (none: the spool metrics stay 0). */
   spooler?: Spooler;
   /** The answers held in memory, if any (their lookups: none, the counters stay 0). */
-  answers?: () => { hits: number; misses: number } | undefined;
+  answers?: () => { hits: number; misses: number; declined: number; waited: number } | undefined;
 }
 
 export class EndpointMetrics {
@@ -82,7 +82,7 @@ export class EndpointMetrics {
       },
     });
     // a counter read from the cache's own tallies at each scrape
-    const lookups = (which: 'hits' | 'misses', name: string, help: string) => {
+    const lookups = (which: 'hits' | 'misses' | 'declined' | 'waited', name: string, help: string) => {
       let seen = 0;
       new Counter({
         name,
@@ -108,6 +108,8 @@ export class EndpointMetrics {
     });
     lookups('hits', 'snapcat_answer_cache_hits_total', 'GET and HEAD requests answered from the answers held in memory');
     lookups('misses', 'snapcat_answer_cache_misses_total', 'GET and HEAD requests looked up in the answers held in memory and not found there');
+    lookups('declined', 'snapcat_answer_cache_declined_total', 'Answers sent and not held: the budget was full of answers asked for as often or more');
+    lookups('waited', 'snapcat_answer_cache_waited_total', 'GET and HEAD requests that waited for another request making the same answer, then looked it up again');
     const spool = () => sources.spooler?.load ?? { open: 0, files: 0, memoryBytes: 0, diskBytes: 0, spilledBytes: 0 };
     new Gauge({
       name: 'snapcat_spool_answers',

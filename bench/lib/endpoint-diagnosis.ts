@@ -62,6 +62,8 @@ export interface Diagnosis {
   cpuS: number;
   hits: number;
   misses: number;
+  /** Answers sent and not held (the budget full of answers asked for as often). */
+  declined: number;
   /** Requests that queued for a DuckDB connection; of them, waits past 10 ms. */
   queued: number;
   waitedOver10ms: number;
@@ -95,6 +97,7 @@ export function diagnose(before: Scrape, after: Scrape): Diagnosis {
     cpuS: d('process_cpu_seconds_total'),
     hits: d('snapcat_answer_cache_hits_total'),
     misses: d('snapcat_answer_cache_misses_total'),
+    declined: d('snapcat_answer_cache_declined_total'),
     queued: d('snapcat_admission_queued_total', 'gate="duckdb"'),
     waitedOver10ms: d('snapcat_admission_wait_seconds_count', 'gate="duckdb"') - d('snapcat_admission_wait_seconds_bucket', 'gate="duckdb"', 'le="0.01"'),
     serverP99Ms,
@@ -102,5 +105,5 @@ export function diagnose(before: Scrape, after: Scrape): Diagnosis {
 }
 
 export function describeDiagnosis(x: Diagnosis): string {
-  return `endpoint p99 ≤ ${x.serverP99Ms} ms of ${x.requests} requests; GC ${x.gcPauses} pauses, ${x.gcMs.toFixed(0)} ms, ${x.gcOver10ms} over 10 ms; event loop delay max ${x.loopMaxMs.toFixed(0)} ms, p99 ${x.loopP99Ms.toFixed(0)} ms; held answers ${x.hits} hits, ${x.misses} misses; ${x.queued} queued for a connection, ${x.waitedOver10ms} over 10 ms; CPU ${x.cpuS.toFixed(1)} s`;
+  return `endpoint p99 ≤ ${x.serverP99Ms} ms of ${x.requests} requests; GC ${x.gcPauses} pauses, ${x.gcMs.toFixed(0)} ms, ${x.gcOver10ms} over 10 ms; event loop delay max ${x.loopMaxMs.toFixed(0)} ms, p99 ${x.loopP99Ms.toFixed(0)} ms; held answers ${x.hits} hits, ${x.misses} misses (${x.declined} not held: budget full); ${x.queued} queued for a connection, ${x.waitedOver10ms} over 10 ms; CPU ${x.cpuS.toFixed(1)} s`;
 }

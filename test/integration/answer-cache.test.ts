@@ -1,8 +1,9 @@
 /**
  * Answers held in memory (server/answer-cache.ts): a repeated request gets the same bytes and headers (in every
  * coding, HEAD and 304 too) without the handler; errors, large or cut-short answers and `liveOnly` endpoints hold
- * nothing; the budget evicts the least recently used; after a hot swap the new build's bytes are sent, never a
- * held answer of the old one.
+ * nothing; past the budget an answer goes in only if asked for more often than the least recently used answers it
+ * would put out (a crowd going round more answers than fit keeps a fixed part held); after a hot swap the new build's bytes are sent, never a
+ * held answer of the old one; a crowd asking for one answer at once makes it once.
  */
 import { cpSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
@@ -104,6 +105,34 @@ describe('an endpoint holding answers', () => {
     expect(held().size).toBe(size);
   });
 
+  test('a crowd asking for the same answer at once: one request makes it (one query), the others wait for it and get the same bytes from memory', async () => {
+    const pool = s.build.radar!.pool;
+    const path = '/radarnet/mirror/v3/files?timespan=2024-03-02T06:00:00Z/2024-03-02T18:00:00Z&expanded=true';
+    const before = { hits: held().hits, misses: held().misses, waited: held().waited };
+    // the connections held, as long queries would hold them: the first request waits for one, its answer unmade
+    const releases: (() => void)[] = [];
+    const holding = Array.from({ length: pool.size }, () => pool.with(() => new Promise<void>((r) => releases.push(r))));
+    try {
+      const crowd = Array.from({ length: 8 }, () => raw(s.url, path));
+      for (let i = 0; i < 500 && (pool.gate.waiting < 1 || held().waited - before.waited < 7); i++) await new Promise((r) => setTimeout(r, 10));
+      // one request waits for a connection; the seven others wait for it, not for a connection of their own
+      expect(pool.gate.waiting).toBe(1);
+      expect(held().waited - before.waited).toBe(7);
+      for (const r of releases) r();
+      await Promise.all(holding);
+      const answers = await Promise.all(crowd);
+      for (const a of answers) {
+        expect(a.status).toBe(200);
+        expect(a.body.equals(answers[0]!.body)).toBe(true);
+      }
+      expect(Array.isArray(JSON.parse(answers[0]!.body.toString('utf8')))).toBe(true);
+      expect(held().misses - before.misses).toBe(1);
+      expect(held().hits - before.hits).toBe(7);
+    } finally {
+      for (const r of releases) r();
+    }
+  });
+
   test('an endpoint that answers by queries only (liveOnly) holds nothing', async () => {
     const live = await startEndpoint(inject('demoBuild'), { liveOnly: true, watchMs: 0 });
     try {
@@ -115,8 +144,8 @@ describe('an endpoint holding answers', () => {
 });
 
 describe('AnswerCache', () => {
-  test('the budget evicts the least recently used; an answer over the entry limit, an error, a cut-short one are not held; pieces are held whole', async () => {
-    const cache = new AnswerCache(3000, 2000);
+  test('past the budget an answer asked for more often than the least recently used puts it out, a one-off does not; an answer over the entry limit, an error, a cut-short one are not held; pieces are held whole', async () => {
+    let cache = new AnswerCache(3000, 2000);
     const made: string[] = [];
     const server = createServer((req, res) => {
       const key = req.url!;
@@ -153,14 +182,24 @@ describe('AnswerCache', () => {
       const again = await getText('/a1000');
       expect(again.headers['x-key']).toBe('/a1000');
       expect(made).toEqual(['/a1000', '/b1000', '/c1000']);
-      await getText('/d1000'); // over the budget: /b1000, least recently used, goes
+      // over the budget: asked for once, /d1000 does not put out answers asked for as often (b, c: once each)
+      await getText('/d1000');
+      expect(cache.declined).toBe(1);
+      await getText('/d1000');
+      expect(cache.declined).toBe(2);
+      expect(made).toEqual(['/a1000', '/b1000', '/c1000', '/d1000', '/d1000']);
+      // asked for more often than /b1000, the least recently used: it goes, /d1000 is held
+      await getText('/d1000');
       expect(cache.bytes).toBe(3000);
+      await getText('/d1000');
       await getText('/a1000');
       await getText('/c1000');
       await getText('/b1000');
-      expect(made).toEqual(['/a1000', '/b1000', '/c1000', '/d1000', '/b1000']);
+      expect(made).toEqual(['/a1000', '/b1000', '/c1000', '/d1000', '/d1000', '/d1000', '/b1000']);
       for (const p of ['/e2500', '/e2500', '/error', '/error', '/cut', '/cut', '/png', '/png']) await getText(p);
-      expect(made.slice(5)).toEqual(['/e2500', '/e2500', '/error', '/error', '/cut', '/cut', '/png', '/png']);
+      expect(made.slice(7)).toEqual(['/e2500', '/e2500', '/error', '/error', '/cut', '/cut', '/png', '/png']);
+      // a cache with room: an answer written in pieces is held whole
+      cache = new AnswerCache(3000, 2000);
       const pieces = await getText('/pieces');
       const piecesAgain = await getText('/pieces');
       expect(piecesAgain.body.toString()).toBe('one,two,three');

@@ -25,7 +25,7 @@ describe('bench cache keys', () => {
   });
 });
 
-const scrapeText = (o: { requests: number; fast: number; gc: number; gcFast: number; gcS: number; hits: number; misses: number; queued: number; waits: number; waitsFast: number; lagMax: number }) => `# HELP x
+const scrapeText = (o: { requests: number; fast: number; gc: number; gcFast: number; gcS: number; hits: number; misses: number; queued: number; waits: number; waitsFast: number; lagMax: number; declined?: number }) => `# HELP x
 snapcat_http_request_duration_seconds_bucket{le="0.001",family="radar"} ${o.fast}
 snapcat_http_request_duration_seconds_bucket{le="0.01",family="radar"} ${o.requests - 1}
 snapcat_http_request_duration_seconds_bucket{le="0.1",family="radar"} ${o.requests}
@@ -40,6 +40,7 @@ nodejs_eventloop_lag_p99_seconds 0.02
 process_cpu_seconds_total 1.5
 snapcat_answer_cache_hits_total ${o.hits}
 snapcat_answer_cache_misses_total ${o.misses}
+snapcat_answer_cache_declined_total ${o.declined ?? 0}
 snapcat_admission_queued_total{gate="duckdb"} ${o.queued}
 snapcat_admission_queued_total{gate="bulk"} 7
 snapcat_admission_wait_seconds_bucket{le="0.01",gate="duckdb"} ${o.waitsFast}
@@ -50,14 +51,14 @@ describe('endpoint diagnosis', () => {
   test("a run's differences: GC pauses past 10 ms, queueing, held answers, the endpoint's own p99 bucket", () => {
     const before = parseMetrics(scrapeText({ requests: 10, fast: 10, gc: 5, gcFast: 5, gcS: 0.002, hits: 3, misses: 7, queued: 1, waits: 7, waitsFast: 7, lagMax: 0.5 }));
     // 1000 more requests, 990 of them within 1 ms (so the p99 is that bucket's bound); one more within 0.01 s
-    const after = parseMetrics(scrapeText({ requests: 1010, fast: 1000, gc: 25, gcFast: 21, gcS: 0.102, hits: 903, misses: 107, queued: 41, waits: 107, waitsFast: 97, lagMax: 0.04 }));
+    const after = parseMetrics(scrapeText({ requests: 1010, fast: 1000, gc: 25, gcFast: 21, gcS: 0.102, hits: 903, misses: 107, queued: 41, waits: 107, waitsFast: 97, lagMax: 0.04, declined: 80 }));
     const d = diagnose(before, after);
     expect(d.requests).toBe(1000);
     expect(d.serverP99Ms).toBe(1);
     expect(d.gcPauses).toBe(20);
     expect(d.gcOver10ms).toBe(4);
     expect(d.gcMs).toBeCloseTo(100, 6);
-    expect([d.hits, d.misses]).toEqual([900, 100]);
+    expect([d.hits, d.misses, d.declined]).toEqual([900, 100, 80]);
     // the DuckDB gate only, not the bulk lane
     expect(d.queued).toBe(40);
     expect(d.waitedOver10ms).toBe(10);

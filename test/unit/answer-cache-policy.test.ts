@@ -1,0 +1,85 @@
+/**
+ * Which answers the held-answer cache keeps once its budget is full (server/answer-cache.ts, TinyLFU's admission):
+ * a crowd going round more answers than fit keeps a fixed part of them held (pure LRU held none: issue 18's
+ * one-day expanded answers, 4 hits in 1,127), and a run of one-off answers does not put out those a crowd
+ * repeats. No sockets: a request and a response are stand-ins that record what is written.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, test } from 'vitest';
+import { AGE_MIN, AnswerCache } from '../../server/answer-cache.ts';
+
+/** A GET answered from `cache` or, on a miss, by writing `size` bytes of text; true on a hit. */
+function ask(cache: AnswerCache, key: string, size: number): boolean {
+  const req = { method: 'GET' } as IncomingMessage;
+  const headers: Record<string, unknown> = { etag: key };
+  const res = {
+    destroyed: false,
+    getHeaders: () => ({ ...headers }),
+    writeHead(_status: number, h?: Record<string, unknown>) {
+      Object.assign(headers, h ?? {});
+      return this;
+    },
+    write: () => true,
+    end() {
+      return this;
+    },
+    once() {
+      return this;
+    },
+  } as unknown as ServerResponse;
+  if (cache.answer(req, res, key)) return true;
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.end(Buffer.alloc(size, 'x'));
+  return false;
+}
+
+describe('the held-answer cache past its budget', () => {
+  test('a crowd going round 200 answers of which 71 fit: about a third are hits (pure LRU: none), the bytes within the budget', () => {
+    const cache = new AnswerCache(48 * 2 ** 20, 4 * 2 ** 20);
+    const size = 670 * 1024;
+    let hits = 0;
+    const rounds = 20;
+    for (let r = 0; r < rounds; r++) for (let i = 0; i < 200; i++) if (ask(cache, `day${i}`, size) && r > 0) hits++;
+    const fit = Math.floor((48 * 2 ** 20) / size);
+    expect(hits).toBe(fit * (rounds - 1));
+    expect(cache.bytes).toBeLessThanOrEqual(48 * 2 ** 20);
+    expect(cache.size).toBe(fit);
+  });
+
+  test('one-off answers do not put out what a crowd repeats; an answer asked for more often than the least recently used does', () => {
+    const cache = new AnswerCache(10_000, 4_000);
+    for (let r = 0; r < 3; r++) for (let i = 0; i < 10; i++) ask(cache, `popular${i}`, 1000);
+    expect(cache.size).toBe(10);
+    for (let i = 0; i < 500; i++) expect(ask(cache, `once${i}`, 1000)).toBe(false);
+    for (let i = 0; i < 10; i++) expect(ask(cache, `popular${i}`, 1000)).toBe(true);
+    expect(cache.declined).toBe(500);
+    // a new answer that a crowd asks for more often than the least recently used held one gets its place
+    // (the held ones were asked for 4 times each: asked up to 4 times before, not yet; 5 times before, it goes in)
+    for (let r = 0; r < 5; r++) expect(ask(cache, 'rising', 1000)).toBe(false);
+    expect(cache.declined).toBe(505);
+    expect(ask(cache, 'rising', 1000)).toBe(false);
+    expect(cache.declined).toBe(505);
+    expect(ask(cache, 'rising', 1000)).toBe(true);
+    expect(cache.size).toBe(10);
+    expect(cache.bytes).toBe(10_000);
+  });
+
+  test('counts fade: after a new build the old answers, asked for no more, give way to the new ones', () => {
+    const cache = new AnswerCache(10_000, 4_000);
+    for (let r = 0; r < 50; r++) for (let i = 0; i < 10; i++) ask(cache, `old${i}`, 1000);
+    expect(cache.countOf('old0')).toBe(50);
+    // the new build's answers, asked for in a crowd: the old counts halve every AGE_MIN requests (10 answers held:
+    // ten times that is less), so within a few of those the new answers are held
+    expect(cache.ageEvery).toBe(AGE_MIN);
+    const hitsIn = (n: number) => {
+      let hits = 0;
+      for (let i = 0; i < n; i++) if (ask(cache, `new${i % 10}`, 1000)) hits++;
+      return hits;
+    };
+    hitsIn(3 * AGE_MIN);
+    expect(hitsIn(AGE_MIN)).toBe(AGE_MIN);
+    // after three halvings or more: 50 → 6 at most, and never asked again
+    expect(cache.countOf('old0')).toBeLessThanOrEqual(6);
+    expect(cache.size).toBe(10);
+  });
+});
