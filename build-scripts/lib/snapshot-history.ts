@@ -269,6 +269,22 @@ async function timeseriesChanges(conn: DuckDBConnection, snapshot: SnapshotManif
      LEFT JOIN hist_old_ts.main.timeseries o ON o.id = n.id ORDER BY n.id`,
   );
   const head = `${sqlString(snapshot.name)}, ${sqlString(snapshot.taken_at)}::TIMESTAMP`;
+  // The new observations of every series, read once: a query per series over the whole table checked the zone
+  // maps of all its row groups (124,000 at 10^9 rows: 228 s for 2,760 series). When every series was in the
+  // previous snapshot, rows at or before the earliest of their last times are pruned by those zone maps.
+  const olds = series.map((s) => (s['old_last'] === null ? null : BigInt(s['old_last'] as bigint | number)));
+  let floor: bigint | null = null;
+  if (olds.length > 0 && olds.every((o) => o !== null)) floor = olds.reduce<bigint>((a, o) => (o! < a ? o! : a), olds[0]!);
+  await run(conn, 'CREATE OR REPLACE TEMP TABLE hist_bounds (sid INTEGER, old_last BIGINT)');
+  // numbers only (a series key and a time), from the databases: no text reaches the SQL
+  if (series.length > 0) await run(conn, `INSERT INTO hist_bounds VALUES ${series.map((s, i) => `(${Number(s['sid'])}, ${olds[i] === null ? 'NULL' : String(olds[i])})`).join(', ')}`);
+  await run(
+    conn,
+    `CREATE OR REPLACE TEMP TABLE hist_new_obs AS
+     SELECT o.sid, o."timestamp", o."value" FROM hist_new_ts.main.observations o JOIN hist_bounds b ON b.sid = o.sid
+     WHERE (b.old_last IS NULL OR o."timestamp" > b.old_last)${floor === null ? '' : ` AND o."timestamp" > ${floor}`}
+     ORDER BY o.sid, o."timestamp"`,
+  );
   for (const s of series) {
     const sid = Number(s['sid']);
     const after = s['old_last'] === null ? null : BigInt(s['old_last'] as bigint | number);
@@ -278,7 +294,7 @@ async function timeseriesChanges(conn: DuckDBConnection, snapshot: SnapshotManif
     await run(
       conn,
       `INSERT INTO ${T_SERIES} SELECT ${head}, ${id}, ${station}, count(*), min("timestamp"), max("timestamp")
-       FROM hist_new_ts.main.observations WHERE sid = ${sid}${bound} HAVING count(*) > 0`,
+       FROM hist_new_obs WHERE sid = ${sid}${bound} HAVING count(*) > 0`,
     );
     const intervals = intervalsOf(config, String(s['id']), String(s['phenomenon_id']));
     if (intervals.length === 0) continue;
@@ -289,11 +305,13 @@ async function timeseriesChanges(conn: DuckDBConnection, snapshot: SnapshotManif
       `INSERT INTO ${T_STATUS}
        SELECT ${head}, ${id}, ${station}, "timestamp", "value", prev_level, level FROM (
          SELECT "timestamp", "value", old, level, lag(level) OVER (ORDER BY "timestamp") AS prev_level, row_number() OVER (ORDER BY "timestamp") AS i
-         FROM (SELECT *, ${levelSql(intervals, '"value"')} AS level FROM (${start}SELECT "timestamp", "value", false AS old FROM hist_new_ts.main.observations WHERE sid = ${sid}${bound} AND "value" IS NOT NULL))
+         FROM (SELECT *, ${levelSql(intervals, '"value"')} AS level FROM (${start}SELECT "timestamp", "value", false AS old FROM hist_new_obs WHERE sid = ${sid}${bound} AND "value" IS NOT NULL))
        ) WHERE NOT old AND (i > 1 OR ${after === null ? 'false' : 'true'}) AND level IS DISTINCT FROM prev_level
        ORDER BY "timestamp"`,
     );
   }
+  await run(conn, 'DROP TABLE hist_new_obs');
+  await run(conn, 'DROP TABLE hist_bounds');
 }
 
 async function countsOf(conn: DuckDBConnection, radar: boolean, ts: boolean): Promise<Record<string, number>> {
