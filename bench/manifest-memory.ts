@@ -3,6 +3,8 @@
  * an empty folder, the worst case), the way tree-manifest.ts does it now (`new`: a sorted stream, then the saved
  * rows joined in one COPY) or did before 2026-11-26 (`old`: one table of every file, UPDATE, sort again), under the
  * build's DuckDB settings (2 threads, 1 GB, a scratch folder to spill to). Prints the time and peak RSS.
+ * `written`: as tree-manifest.ts does since the writer hands over each file's SHA-256 (every file's row appended
+ * as the writer would, reduced to the last row per path, joined to the files; nothing read back).
  * `node bench/manifest-memory.ts new 7400000` (docs/tree-manifest.md "Memory"). The file reads are not modelled.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +29,25 @@ if (mode === 'old') {
   await run(conn, `UPDATE sha SET sha256 = h.sha256 FROM hashed h WHERE sha.path = h.path`);
   await run(conn, `COPY sha TO ${sqlString(join(scratch, 'out.parquet'))} (FORMAT parquet)`);
   for await (const b of streamJoinedBytes(conn, { sql: `SELECT 0 AS k, ${checksumRecordSql('sha256', 'path')} AS t FROM sha ORDER BY path`, params: {} }, '', '\n')) bytes += b.bytes.length;
+} else if (mode === 'written') {
+  // the WrittenSha256 rows (seq, path, sha256 BLOB, link), then tree-manifest.ts's reduction and join
+  await run(conn, `CREATE TABLE written (seq BIGINT, path VARCHAR, sha256 BLOB, link VARCHAR)`);
+  await run(conn, `INSERT INTO written SELECT row_number() OVER () AS seq, path, unhex(sha256(path)), NULL FROM (${files})`);
+  await run(
+    conn,
+    `CREATE TABLE written_last AS
+     WITH l AS (SELECT path, arg_max({'sha256': sha256, 'link': link}, seq) AS w FROM written GROUP BY path),
+       r AS (SELECT path, struct_extract(w, 'sha256') AS sha256, struct_extract(w, 'link') AS link FROM l)
+     SELECT regexp_replace(r.path, '^/+', '') AS path, lower(hex(CASE WHEN r.link IS NULL THEN r.sha256 ELSE s.sha256 END)) AS sha256
+     FROM r LEFT JOIN r s ON s.path = r.link AND s.link IS NULL
+     WHERE CASE WHEN r.link IS NULL THEN r.sha256 ELSE s.sha256 END IS NOT NULL`,
+  );
+  await run(conn, `DROP TABLE written`);
+  const known = `SELECT f.path, f.digest, w.sha256, w.sha256 IS NOT NULL AS written FROM (${files}) f LEFT JOIN written_last w ON w.path = f.path`;
+  for await (const b of streamKeyedText(conn, { sql: `SELECT CASE WHEN sha256 IS NULL THEN 1 WHEN written THEN 2 ELSE 0 END AS k, CASE WHEN sha256 IS NULL THEN path ELSE ${checksumRecordSql('sha256', 'path')} END AS t FROM (${known}) ORDER BY path`, params: {} })) {
+    let text = ''; for (const x of b.texts) text += `${x}\n`; bytes += Buffer.byteLength(text);
+  }
+  await run(conn, `COPY (SELECT k.path, k.digest, k.sha256 FROM (${known}) k) TO ${sqlString(join(scratch, 'out.parquet'))} (FORMAT parquet)`);
 } else {
   await run(conn, `CREATE TABLE hashed AS ${hashedSql}`);
   const known = `SELECT f.path, f.digest, NULL::VARCHAR AS sha256 FROM (${files}) f`;
