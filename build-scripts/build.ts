@@ -69,6 +69,8 @@ export interface BuildResult {
   order: string[] | undefined;
   /** Seconds per phase (validation, databases, trees). */
   phases: Record<string, number>;
+  /** CPU seconds per phase (Progress.cpuPhases: the process's, all its threads), beside the wall seconds of `phases`. */
+  cpuPhases: Record<string, number>;
   /** Counts the APIs report (`timeseries charts rendered`, `timeseries charts from cache`) and the tree's (`tree files written`, `… kept`, `… removed`). */
   stats: Record<string, number>;
   /** The earlier tree the build started from; undefined for a build into an empty folder. */
@@ -265,7 +267,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     );
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
-    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, stats, base };
+    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, cpuPhases: progress.cpuPhases, stats, base };
   } finally {
     // (a build that failed before its manifest leaves the SHA-256s' appender open: closed before its connection)
     sha256?.close();
