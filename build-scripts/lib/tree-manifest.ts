@@ -34,6 +34,8 @@ const HASHED = 'memory.main.tree_sha256_hashed';
 const WRITTEN_ROWS = 'tree_sha256_written';
 const WRITTEN = `memory.main.${WRITTEN_ROWS}`;
 const WRITTEN_LAST = 'memory.main.tree_sha256_written_last';
+/** Each written path's SHA-256 (32 bytes), a link's resolved. */
+const WRITTEN_SHA256 = 'memory.main.tree_sha256_written_resolved';
 
 export interface ManifestResult {
   /** SHA-256 of manifest.sha256's bytes, hex. */
@@ -130,7 +132,8 @@ export async function writeTreeManifest(
   const baseSql = base !== undefined && existsSync(base) ? `read_parquet(${sqlString(base)})` : `(SELECT NULL::VARCHAR AS path, NULL::VARCHAR AS digest, NULL::VARCHAR AS sha256 WHERE false)`;
   // (a writer's path may start with `/`, as /openapi.json does: the manifest's are relative)
   const files = `SELECT regexp_replace(path, '^/+', '') AS path, digest FROM (${filesSql}) WHERE regexp_replace(path, '^/+', '') <> ${sqlString(MANIFEST_FILE)}`;
-  // the SHA-256s the writer handed over: the last row of each path, a link's taken from its file's last row
+  // the SHA-256s the writer handed over: the last row of each path (its latest `seq`: a join on a max, which DuckDB
+  // spills; an arg_max of a struct ran out of its 1 GB at 7.4 million rows), a link's taken from its file's last row
   // (a link to a link, or to a file the writer did not hash, has none: read back)
   const sink = writer.stopSha256();
   if (sink !== undefined && !(sink instanceof WrittenSha256)) throw new Error('tree manifest: the writer hands its SHA-256s to another sink than WrittenSha256');
@@ -139,17 +142,21 @@ export async function writeTreeManifest(
     await run(
       conn,
       `CREATE OR REPLACE TABLE ${WRITTEN_LAST} AS
-       WITH l AS (SELECT path, arg_max({'sha256': sha256, 'link': link}, seq) AS w FROM ${WRITTEN} GROUP BY path),
-         r AS (SELECT path, struct_extract(w, 'sha256') AS sha256, struct_extract(w, 'link') AS link FROM l)
-       SELECT regexp_replace(r.path, '^/+', '') AS path, lower(hex(CASE WHEN r.link IS NULL THEN r.sha256 ELSE s.sha256 END)) AS sha256
-       FROM r LEFT JOIN r s ON s.path = r.link AND s.link IS NULL
-       WHERE CASE WHEN r.link IS NULL THEN r.sha256 ELSE s.sha256 END IS NOT NULL`,
+       SELECT w.path, w.sha256, w.link FROM ${WRITTEN} w SEMI JOIN (SELECT path, max(seq) AS seq FROM ${WRITTEN} GROUP BY path) m ON m.path = w.path AND m.seq = w.seq`,
     );
     await run(conn, `DROP TABLE ${WRITTEN}`);
+    await run(
+      conn,
+      `CREATE OR REPLACE TABLE ${WRITTEN_SHA256} AS
+       SELECT regexp_replace(r.path, '^/+', '') AS path, CASE WHEN r.link IS NULL THEN r.sha256 ELSE s.sha256 END AS sha256
+       FROM ${WRITTEN_LAST} r LEFT JOIN ${WRITTEN_LAST} s ON s.path = r.link AND s.link IS NULL
+       WHERE CASE WHEN r.link IS NULL THEN r.sha256 ELSE s.sha256 END IS NOT NULL`,
+    );
+    await run(conn, `DROP TABLE ${WRITTEN_LAST}`);
   }
-  const writtenSql = sink !== undefined ? WRITTEN_LAST : `(SELECT NULL::VARCHAR AS path, NULL::VARCHAR AS sha256 WHERE false)`;
+  const writtenSql = sink !== undefined ? WRITTEN_SHA256 : `(SELECT NULL::VARCHAR AS path, NULL::BLOB AS sha256 WHERE false)`;
   // a file's SHA-256: the writer's, else the base's (same path and state digest), else none (read back)
-  const known = `SELECT f.path, f.digest, coalesce(w.sha256, b.sha256) AS sha256, w.sha256 IS NOT NULL AS written FROM (${files}) f LEFT JOIN ${writtenSql} w ON w.path = f.path LEFT JOIN ${baseSql} b ON b.path = f.path AND b.digest = f.digest`;
+  const known = `SELECT f.path, f.digest, coalesce(lower(hex(w.sha256)), b.sha256) AS sha256, w.sha256 IS NOT NULL AS written FROM (${files}) f LEFT JOIN ${writtenSql} w ON w.path = f.path LEFT JOIN ${baseSql} b ON b.path = f.path AND b.digest = f.digest`;
   // the base's tree-sha256.parquet may be the file this build replaces (folder = baseFolder): a scratch name first
   const saved = join(folder, TREE_SHA256_FILE);
   const scratch = `${saved}.partial-${process.pid}`;
@@ -197,7 +204,7 @@ export async function writeTreeManifest(
   await run(conn, `COPY (SELECT k.path, k.digest, coalesce(k.sha256, h.sha256) AS sha256 FROM (${known}) k LEFT JOIN ${HASHED} h ON h.path = k.path) TO ${sqlString(scratch)} (FORMAT parquet, COMPRESSION zstd)`);
   renameSync(scratch, saved);
   await run(conn, `DROP TABLE ${HASHED}`);
-  await run(conn, `DROP TABLE IF EXISTS ${WRITTEN_LAST}`);
+  await run(conn, `DROP TABLE IF EXISTS ${WRITTEN_SHA256}`);
   return { sha256: digest.digest('hex'), hashed, written, reused: listed - hashed - written };
 }
 
