@@ -104,11 +104,17 @@ if (only?.includes('changes')) {
   row('machine load average (1, 5, 15 min) at the start / at the end (a shared machine)', `${loadBefore.map((x) => x.toFixed(1)).join(', ')} / ${loadavg().map((x) => x.toFixed(1)).join(', ')}`, '');
   const part = (s: number) => `${s.toFixed(2)} s = **${((s / c.daily.seconds) * 100).toFixed(1)}%**`;
   const phases = (r: typeof c.first) => Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  const cpuPhases = (r: typeof c.first) => Object.entries(r.cpuPhases ?? {}).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  const manifestCounts = (r: typeof c.first) => ['manifest files hashed', 'manifest files hashed when written', 'manifest files reused'].map((k) => r.stats[k] ?? '-').join(' / ');
   row(`full build of the ${c.days}-day radar catalogue into an empty folder (no site, no charts): ${c.first.stats['tree files']} files`, `${c.first.seconds.toFixed(1)} s, peak RSS **${c.firstPeakRssMb.toFixed(0)} MB**`, 'peak RSS < 2 GB');
   row('its downloads (the catalogue as Parquet, downloads.ts)', `${c.downloadsSeconds.toFixed(1)} s = **${((c.downloadsSeconds / c.first.seconds) * 100).toFixed(1)}%**`, '≤ 20%');
   row('its phases (s)', phases(c.first), '');
+  row('its phases, CPU s (the process, all threads: comparable across loads)', cpuPhases(c.first), '');
+  row('its manifest: files read back / hashed as written / reused from the base', manifestCounts(c.first), '');
   row(`daily build of a ${c.days + 1}-day radar catalogue over the ${c.days}-day one (no site, no charts): ${c.daily.stats['tree files written']} files written`, `${c.daily.seconds.toFixed(1)} s, peak RSS **${c.dailyPeakRssMb.toFixed(0)} MB**`, '');
   row('its phases (s)', phases(c.daily), '');
+  row('its phases, CPU s (the process, all threads: comparable across loads)', cpuPhases(c.daily), '');
+  row('its manifest: files read back / hashed as written / reused from the base', manifestCounts(c.daily), '');
   row('its change set and snapshot history (key comparison, changed fields, history Parquet)', part(c.historySeconds), '≤ 5%');
   row('its Atom feeds', part(c.feedsSeconds), '');
   row(`change API, a day's changes (${c.entries} entries, ${(c.bytes / 1e6).toFixed(1)} MB JSON), one request at a time`, `median **${c.jsonMedianMs.toFixed(1)} ms**, p99 ${c.jsonP99Ms.toFixed(1)} ms; checksum report median ${c.checksumMedianMs.toFixed(1)} ms`, '≤ 10 ms median');

@@ -36,7 +36,7 @@ import { buildAtomically, type BaseTree } from './lib/atomic-output.ts';
 import { TreeState } from './lib/tree-state.ts';
 import { Progress } from './lib/progress.ts';
 import { TreeWriter } from './lib/tree-writer.ts';
-import { MANIFEST_FILE, writeTreeManifest, type ManifestResult } from './lib/tree-manifest.ts';
+import { MANIFEST_FILE, writeTreeManifest, WrittenSha256, type ManifestResult } from './lib/tree-manifest.ts';
 import { buildRadar } from './radar/build-radar.ts';
 import { finishSnapshots, recordHistory, SNAPSHOTS_FILE, type SnapshotsDocument } from './lib/snapshot-history.ts';
 import { writeFeeds } from './lib/feeds.ts';
@@ -69,6 +69,8 @@ export interface BuildResult {
   order: string[] | undefined;
   /** Seconds per phase (validation, databases, trees). */
   phases: Record<string, number>;
+  /** CPU seconds per phase (Progress.cpuPhases: the process's, all its threads), beside the wall seconds of `phases`. */
+  cpuPhases: Record<string, number>;
   /** Counts the APIs report (`timeseries charts rendered`, `timeseries charts from cache`) and the tree's (`tree files written`, `… kept`, `… removed`). */
   stats: Record<string, number>;
   /** The earlier tree the build started from; undefined for a build into an empty folder. */
@@ -145,6 +147,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
   const instance = await openDuckDB({ threads: 2, memoryLimit: opts.memoryLimit ?? '1GB', tempDirectory: scratch });
   const conn = await instance.connect();
   const recorderConn = await instance.connect();
+  let sha256: WrittenSha256 | undefined;
   try {
     // the build served when this one starts: its snapshot is the one this one's change set is against, and its
     // timeseries data the one a daily append starts from
@@ -173,7 +176,9 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
         await mkdir(dataDir, { recursive: true });
         if (from) progress.line(`building over the tree of ${from.from} (${from.how})`);
         const state = await TreeState.open(conn, recorderConn, from?.stateFolder);
-        const writer = new TreeWriter(site, progress, { recordOrder: opts.recordOrder ?? false, base: state.baseFiles, overBase: state.overBase });
+        // every file's SHA-256 as it is written, for the manifest (tree-manifest.ts): a tree is not read back
+        sha256 = opts.dbOnly ? undefined : await WrittenSha256.open(conn, recorderConn);
+        const writer = new TreeWriter(site, progress, { recordOrder: opts.recordOrder ?? false, base: state.baseFiles, overBase: state.overBase, ...(sha256 ? { sha256 } : {}) });
         order = writer.order;
         for (const api of snap.manifest.apis) {
           await API_BUILDERS[api]!({
@@ -249,6 +254,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
           },
         });
         stats['manifest files hashed'] = manifest!.hashed;
+        stats['manifest files hashed when written'] = manifest!.written;
         stats['manifest files reused'] = manifest!.reused;
         // build.json names the manifest's digest (the file itself lists the tree, build.json is beside it)
         await writeFile(join(dir, 'build.json'), JSON.stringify({ ...buildInfo, manifestSha256: manifest!.sha256 }, null, 2) + '\n');
@@ -261,8 +267,10 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     );
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
-    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, stats, base };
+    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, cpuPhases: progress.cpuPhases, stats, base };
   } finally {
+    // (a build that failed before its manifest leaves the SHA-256s' appender open: closed before its connection)
+    sha256?.close();
     recorderConn.closeSync();
     conn.closeSync();
     instance.closeSync();

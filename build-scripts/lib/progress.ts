@@ -23,8 +23,11 @@ export class Progress {
 
   /** Seconds spent per phase: a step's text up to its first ':' (`radar database: files_x` → `radar database`). */
   readonly phases: Record<string, number> = {};
+  /** CPU seconds per phase (user and system, of the whole process: its worker threads and DuckDB's too). */
+  readonly cpuPhases: Record<string, number> = {};
   private phase = '';
   private phaseStarted = performance.now();
+  private phaseCpu = process.cpuUsage();
 
   begin(step: string): void {
     this.step = step;
@@ -35,9 +38,14 @@ export class Progress {
 
   private endPhase(next: string): void {
     const now = performance.now();
-    if (this.phase) this.phases[this.phase] = (this.phases[this.phase] ?? 0) + (now - this.phaseStarted) / 1000;
+    const cpu = process.cpuUsage();
+    if (this.phase) {
+      this.phases[this.phase] = (this.phases[this.phase] ?? 0) + (now - this.phaseStarted) / 1000;
+      this.cpuPhases[this.phase] = (this.cpuPhases[this.phase] ?? 0) + (cpu.user - this.phaseCpu.user + cpu.system - this.phaseCpu.system) / 1e6;
+    }
     this.phase = next;
     this.phaseStarted = now;
+    this.phaseCpu = cpu;
   }
 
   wrote(bytes: number, files = 1): void {

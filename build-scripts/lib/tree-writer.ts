@@ -12,8 +12,12 @@
  * collection continued in place where no other name shares it (continueBase).
  * Files whose bytes the build decides elsewhere (the radar id files, hashed in SQL) go through
  * `writeDecided`/`linkDecided`, which only write.
+ *
+ * With a Sha256Sink, every file the writer writes has the SHA-256 of its bytes handed to the sink as it is written
+ * (a link, the name of the file it shares), for the tree's manifest (tree-manifest.ts), which then reads back only
+ * the files the sink could not be told of: a collection continued after base bytes it never read (continueBase).
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { closeSync, copyFileSync, ftruncateSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Piece } from '../../core/tree/plan.ts';
@@ -26,6 +30,17 @@ export interface FileState {
   bytes: number;
 }
 
+/**
+ * Where the writer tells the SHA-256 of each file it writes (tree-manifest.ts WrittenSha256). Rows, never held
+ * by the writer: a build writes millions of files.
+ */
+export interface Sha256Sink {
+  /** `rel` now holds bytes whose SHA-256 is `sha256` (32 bytes); undefined: bytes the writer did not all see. */
+  wrote(rel: string, sha256: Uint8Array | undefined): void;
+  /** `rel` is now a hard link to `fromRel`, a file of this build: the same bytes. */
+  linked(rel: string, fromRel: string): void;
+}
+
 export interface TreeWriterOptions {
   /** When set, every path in the order written (links included), for the benchmark's plain-loop replay. */
   recordOrder?: boolean;
@@ -33,6 +48,12 @@ export interface TreeWriterOptions {
   base?: ReadonlyMap<string, string>;
   /** True when the folder holds a base tree, so a file may exist at a path before it is written. */
   overBase?: boolean;
+  /** Told the SHA-256 of every file written, until stopSha256. */
+  sha256?: Sha256Sink;
+}
+
+function sha256Of(bytes: Uint8Array): Buffer {
+  return hash('sha256', bytes, 'buffer');
 }
 
 function md5(bytes: Uint8Array): string {
@@ -93,6 +114,8 @@ export class TreeWriter {
   readonly counts = { written: 0, kept: 0, removed: 0 };
   /** While set, writeDecided and linkDecided are done by a worker thread (background-writes.ts). */
   private background: BackgroundWrites | undefined;
+  /** Told each written file's SHA-256 (TreeWriterOptions.sha256), until stopSha256. */
+  private sha256: Sha256Sink | undefined;
 
   constructor(root: string, progress: Progress, opts: TreeWriterOptions = {}) {
     this.root = root;
@@ -100,6 +123,14 @@ export class TreeWriter {
     this.order = opts.recordOrder ? [] : undefined;
     this.base = new Map(opts.base);
     this.overBase = opts.overBase ?? false;
+    this.sha256 = opts.sha256;
+  }
+
+  /** Stops telling the sink (the manifest is being made: files written from now on are not in it); returns it. */
+  stopSha256(): Sha256Sink | undefined {
+    const sink = this.sha256;
+    this.sha256 = undefined;
+    return sink;
   }
 
   private ensureDir(rel: string): string {
@@ -162,6 +193,7 @@ export class TreeWriter {
     const buf = Buffer.from(text, 'utf8');
     if (this.unchanged(rel, { md5: md5(buf), bytes: buf.length })) return;
     writeFileSync(this.target(rel), buf);
+    this.sha256?.wrote(rel, sha256Of(buf));
   }
 
   /** A second name for a file already put through this writer (identical bytes, no copy). */
@@ -170,17 +202,20 @@ export class TreeWriter {
     if (!state) throw new Error(`tree writer: ${rel} links to ${existingRel}, which this build has not written`);
     if (this.unchanged(rel, state)) return;
     linkSync(join(this.root, existingRel), this.target(rel));
+    this.sha256?.linked(rel, existingRel);
   }
 
   /** A file of the tree that is a file outside it (a hard link; a copy across file systems). */
   linkFrom(absPath: string, rel: string, bytes: number): void {
-    if (this.unchanged(rel, { md5: md5(readFileSync(absPath)), bytes })) return;
+    const buf = readFileSync(absPath);
+    if (this.unchanged(rel, { md5: md5(buf), bytes })) return;
     const target = this.target(rel);
     try {
       linkSync(absPath, target);
     } catch {
       copyFileSync(absPath, target);
     }
+    this.sha256?.wrote(rel, sha256Of(buf));
   }
 
   /** A file moved into the tree from a scratch folder (the docs site's pages); the scratch file is consumed. */
@@ -194,6 +229,7 @@ export class TreeWriter {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
       writeFileSync(target, buf);
     }
+    this.sha256?.wrote(rel, sha256Of(buf));
   }
 
   /**
@@ -237,6 +273,8 @@ export class TreeWriter {
   /**
    * Appends to `fd` after the bytes of `pieces` (already in the file), hashing as it goes; on close, records
    * the file (its digest: piecewiseDigest) and tells `done` whether the base tree already held these bytes.
+   * The SHA-256 of a file written from its first byte (base pieces included: appendBasePiece reads them) goes to
+   * the sink; a file continued after bytes it kept unread (continueBase) has none the sink is told of.
    * `abs`: the file's name, which holds the base's file until `done` (appendBasePiece reads it).
    */
   private piecewise(rel: string, abs: string, fd: number, start: readonly Piece[], done: (unchanged: boolean) => void): PiecewiseFile {
@@ -244,12 +282,14 @@ export class TreeWriter {
     let hash = createHash('md5');
     let baseFd: number | undefined;
     let bytes = start.at(-1)?.[0] ?? 0;
+    const whole = this.sha256 !== undefined && bytes === 0 ? createHash('sha256') : undefined;
     return {
       append: (text: string | Uint8Array) => {
         if (text.length === 0) return;
         const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
         writeSync(fd, buf, 0, buf.length, bytes);
         hash.update(buf);
+        whole?.update(buf);
         bytes += buf.length;
       },
       mark: () => {
@@ -265,6 +305,7 @@ export class TreeWriter {
           const n = readSync(baseFd, copyBuffer, 0, Math.min(copyBuffer.length, end - at), at);
           if (n === 0) throw new Error(`tree writer: ${rel} ends before byte ${end} of its base`);
           writeSync(fd, copyBuffer, 0, n, bytes);
+          whole?.update(copyBuffer.subarray(0, n));
           bytes += n;
           at += n;
         }
@@ -279,6 +320,7 @@ export class TreeWriter {
           this.counts.written++;
         }
         done(unchanged);
+        if (!unchanged) this.sha256?.wrote(rel, whole?.digest());
         return { pieces, stamp: stampOf(lstatSync(abs, { bigint: true })) };
       },
     };
@@ -316,6 +358,7 @@ export class TreeWriter {
     const abs = this.target(rel);
     if (this.background) this.background.write(abs, buf);
     else writeFileSync(abs, buf);
+    this.sha256?.wrote(rel, sha256Of(buf));
     this.progress.wrote(buf.length);
   }
 
@@ -325,6 +368,7 @@ export class TreeWriter {
     const abs = this.target(rel);
     if (this.background) this.background.link(from, abs);
     else linkSync(from, abs);
+    this.sha256?.linked(rel, existingRel);
     this.progress.wrote(0);
   }
 
