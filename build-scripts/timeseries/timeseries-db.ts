@@ -96,9 +96,10 @@ export function seriesPasses(counts: { sid: number; id: string; rows: number }[]
  * limit), which is then appended to `observations`, read for its series' first and last non-null values
  * (`series_bounds`, joined into `timeseries`) and, in a full build, streamed into the series file
  * (`seriesFile`, lib/series-file.ts): no statement reads the whole persistent table. Why (issue 23, measured
- * at 10^9): one scan of a 10^9-row table of this database, with its 8,192-row row groups, grew the process by
- * about 0.5 GB beyond DuckDB's memory limit (the table's in-memory state grows with its row groups), and the
- * series file's stream of it was the build's peak (2.6 GB); the pass's own table is dropped each time.
+ * at 10^9): one stream of the 10^9-row table of this database (8,192-row row groups) grew the process beyond
+ * DuckDB's memory limit with the rows read (about 0.5 GB per 10^9 rows, even at a 256 MB limit; the same read
+ * from the snapshot's Parquet file stayed flat), and it was the build's peak (2.6 GB resident); the pass's own
+ * table is dropped each time.
  */
 async function writeObservations(conn: DuckDBConnection, p: (name: string) => string, seriesFile: SeriesFileWriter | undefined): Promise<void> {
   await run(conn, 'CREATE TABLE observations (sid INTEGER, "timestamp" BIGINT, "value" DOUBLE)');
