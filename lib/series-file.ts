@@ -2,7 +2,9 @@
  * The observations as the endpoint reads them: `data/observations-v1.pairs`, every observation as two
  * little-endian float64s (timestamp in ms, value; NaN for null) in the database's order, by series key `sid`
  * and time; and `data/observations-v1.index`, how many observations each series has and, every STRIDE
- * observations, its timestamp. Both are written by the build from the timeseries database (writeSeriesFile).
+ * observations, its timestamp. Both are written by the build (SeriesFileWriter): a full build pass by pass with
+ * the timeseries database's observations table (build-scripts/timeseries/timeseries-db.ts), a daily append from
+ * its new observations (writeSeriesFile).
  *
  * Why a file beside the database: a week of one series is 1,008 observations, and DuckDB spends 0.5 ms on it,
  * most of it planning (a prepared statement with parameters in a filter is planned again on every run). Here
@@ -45,27 +47,36 @@ export interface SeriesFile {
 }
 
 /**
- * Writes both files from the database's `observations (sid, timestamp, value)` into `dataDir`. The table is
- * read in its stored order, which must be by (sid, timestamp): a row out of that order fails the build.
- * `table` reads another table of that shape, `name` names the files `<name>.pairs` and `<name>.index`
- * (a daily append's segment, lib/series-segments.ts). Returns the number of observations written.
+ * Writes a series file (`<name>.pairs` and `<name>.index` in `dataDir`) from the rows of one or more queries of
+ * `(sid, timestamp, value)`, added in order: together they must be in (sid, timestamp) order, a row out of that
+ * order fails the build. A full build adds each pass's sorted rows as it writes them (timeseries-db.ts), so no
+ * statement streams the whole observations table (issue 23); writeSeriesFile adds one table whole. Holds only
+ * the counts, every STRIDE-th timestamp and a 4 MB buffer.
  */
-export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, seriesCount: number, opts: { table?: string; name?: string } = {}): Promise<number> {
-  const name = opts.name ?? SERIES_FILE_NAME;
-  const count = new Float64Array(seriesCount);
-  const sparse: number[] = [];
-  const fd = openSync(join(dataDir, `${name}.pairs`), 'w');
-  const buffer = new Float64Array(1 << 19); // 4 MB: 262,144 pairs a write
-  let held = 0;
-  let rows = 0;
-  let lastSid = -1;
-  let lastT = -Infinity;
-  const flush = () => {
-    if (held > 0) writeSync(fd, new Uint8Array(buffer.buffer, 0, held * PAIR_BYTES));
-    held = 0;
-  };
-  try {
-    const result = await conn.stream(`SELECT sid::DOUBLE AS sid, "timestamp"::DOUBLE AS t, coalesce("value", 'NaN'::DOUBLE) AS v FROM ${opts.table ?? 'observations'}`);
+export class SeriesFileWriter {
+  readonly #fd: number;
+  readonly #indexPath: string;
+  readonly #count: Float64Array;
+  readonly #sparse: number[] = [];
+  readonly #buffer = new Float64Array(1 << 19); // 4 MB: 262,144 pairs a write
+  #held = 0;
+  #rows = 0;
+  #lastSid = -1;
+  #lastT = -Infinity;
+  #open = true;
+
+  constructor(dataDir: string, seriesCount: number, name = SERIES_FILE_NAME) {
+    this.#count = new Float64Array(seriesCount);
+    this.#indexPath = join(dataDir, `${name}.index`);
+    this.#fd = openSync(join(dataDir, `${name}.pairs`), 'w');
+  }
+
+  /** Streams the rows of `table` (a table or a parenthesised query with columns sid, timestamp, value) in its order. */
+  async add(conn: DuckDBConnection, table: string): Promise<void> {
+    const seriesCount = this.#count.length;
+    const count = this.#count;
+    const buffer = this.#buffer;
+    const result = await conn.stream(`SELECT sid::DOUBLE AS sid, "timestamp"::DOUBLE AS t, coalesce("value", 'NaN'::DOUBLE) AS v FROM ${table}`);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const n = chunk.rowCount;
       const sids = doubles(chunk.getColumnVector(0), n);
@@ -74,28 +85,63 @@ export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, s
       for (let i = 0; i < n; i++) {
         const sid = sids[i]!;
         const t = ts[i]!;
-        if (sid !== lastSid) {
-          if (sid < lastSid || sid >= seriesCount) throw new Error(`observations: series key ${sid} after ${lastSid} (of ${seriesCount}): the table is not in (sid, timestamp) order`);
-          lastSid = sid;
-          lastT = -Infinity;
+        if (sid !== this.#lastSid) {
+          if (sid < this.#lastSid || sid >= seriesCount) throw new Error(`observations: series key ${sid} after ${this.#lastSid} (of ${seriesCount}): the table is not in (sid, timestamp) order`);
+          this.#lastSid = sid;
+          this.#lastT = -Infinity;
         }
-        if (t < lastT) throw new Error(`observations of series key ${sid}: ${t} after ${lastT}: the table is not in (sid, timestamp) order`);
-        lastT = t;
-        if (count[sid]! % STRIDE === 0) sparse.push(t);
+        if (t < this.#lastT) throw new Error(`observations of series key ${sid}: ${t} after ${this.#lastT}: the table is not in (sid, timestamp) order`);
+        this.#lastT = t;
+        if (count[sid]! % STRIDE === 0) this.#sparse.push(t);
         count[sid]!++;
-        buffer[2 * held] = t;
-        buffer[2 * held + 1] = vs[i]!;
-        rows++;
-        if (++held === buffer.length / 2) flush();
+        const at = 2 * this.#held;
+        buffer[at] = t;
+        buffer[at + 1] = vs[i]!;
+        this.#rows++;
+        if (++this.#held === buffer.length / 2) this.#flush();
       }
       chunk.reset();
     }
-    flush();
-  } finally {
-    closeSync(fd);
   }
-  writeSeriesIndex(join(dataDir, `${name}.index`), count, sparse, rows);
-  return rows;
+
+  #flush(): void {
+    if (this.#held > 0) writeSync(this.#fd, new Uint8Array(this.#buffer.buffer, 0, this.#held * PAIR_BYTES));
+    this.#held = 0;
+  }
+
+  /** Writes what is held and the index, closes the pairs file; returns the number of observations written. */
+  finish(): number {
+    try {
+      this.#flush();
+    } finally {
+      this.close();
+    }
+    writeSeriesIndex(this.#indexPath, this.#count, this.#sparse, this.#rows);
+    return this.#rows;
+  }
+
+  /** Closes the pairs file (after a failure: the build fails, its files are not used). */
+  close(): void {
+    if (this.#open) closeSync(this.#fd);
+    this.#open = false;
+  }
+}
+
+/**
+ * Writes both files from the database's `observations (sid, timestamp, value)` into `dataDir`. The table is
+ * read in its stored order, which must be by (sid, timestamp): a row out of that order fails the build.
+ * `table` reads another table of that shape, `name` names the files `<name>.pairs` and `<name>.index`
+ * (a daily append's segment, lib/series-segments.ts). Returns the number of observations written.
+ */
+export async function writeSeriesFile(conn: DuckDBConnection, dataDir: string, seriesCount: number, opts: { table?: string; name?: string } = {}): Promise<number> {
+  const writer = new SeriesFileWriter(dataDir, seriesCount, opts.name);
+  try {
+    await writer.add(conn, opts.table ?? 'observations');
+  } catch (e) {
+    writer.close();
+    throw e;
+  }
+  return writer.finish();
 }
 
 /** Writes an index file: each series' count of observations, and every STRIDE-th timestamp of each series in order. */

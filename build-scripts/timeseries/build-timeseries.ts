@@ -36,15 +36,18 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
     if (append) {
       const newObservations = append.added.length > 0 ? tableReadSql({ file: join(ctx.snapshotDir, 'observations'), partitioned: true, files: append.added }) : NO_OBSERVATIONS;
       added = await appendTimeseriesDb(conn, ctx.tableSql, newObservations, config, last!, onTable);
-    } else await buildTimeseriesDb(conn, ctx.tableSql, config, onTable);
+    } else {
+      // a full build writes its series file pass by pass with the observations table (timeseries-db.ts): no
+      // statement streams the whole table (issue 23); a partitioned build writes Parquet from the table below
+      await buildTimeseriesDb(conn, ctx.tableSql, config, onTable, ctx.partitioned ? {} : { seriesFileDir: ctx.dataDir });
+    }
     const cat = await loadCatalogue(conn, Date.parse(ctx.manifest.taken_at));
     checkConfigReferences(cat);
-    progress.begin('timeseries observations file');
+    if (append || ctx.partitioned) progress.begin('timeseries observations file');
     if (append) {
       await appendSeriesFile(ctx, append, added, cat.timeseries.length);
       await run(conn, 'DROP TABLE memory.new_observations');
     } else if (ctx.partitioned) await writePartitionedObservations(conn, ctx.dataDir, cat.timeseries.length, progress);
-    else await writeSeriesFile(conn, ctx.dataDir, cat.timeseries.length);
     writeSources(ctx.dataDir, ctx.snapshotDir);
     if (ctx.writeTree) {
       // the tree and the charts read the observations where the endpoint reads them: the series file just

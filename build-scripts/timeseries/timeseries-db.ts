@@ -11,6 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TimeseriesConfig } from '../../core/snapshot/timeseries-config.ts';
 import { all, run } from '../../lib/duckdb.ts';
 import { rowsPerPass } from '../snapshot/key-passes.ts';
+import { SeriesFileWriter } from '../../lib/series-file.ts';
 
 /** The tables whose resources have labels (written before `labels`). */
 const LABELLED = ['services', 'categories', 'offerings', 'features', 'procedures', 'phenomena', 'stations', 'timeseries', 'reference_values'];
@@ -90,12 +91,17 @@ export function seriesPasses(counts: { sid: number; id: string; rows: number }[]
  * table, so the build's memory does not grow with the number of observations. Series keys follow the ids'
  * order, so a run of keys is a range of ids, and a snapshot's observations file, sorted by id as the format
  * asks, has its row groups pruned by their statistics: all passes together read it about once. The counts
- * per series come from one GROUP BY over the id column (as many groups as series). Each pass then reads back
- * its own rows (pruned by their sid bounds) for its series' first and last non-null values (`series_bounds`,
- * joined into `timeseries`), so that no statement after the passes reads the observations but writeSeriesFile's
- * stream.
+ * per series come from one GROUP BY over the id column (as many groups as series). Each pass sorts its rows
+ * into an in-memory table (`memory.pass_observations`, at most a pass's rows; DuckDB spills it past its
+ * limit), which is then appended to `observations`, read for its series' first and last non-null values
+ * (`series_bounds`, joined into `timeseries`) and, in a full build, streamed into the series file
+ * (`seriesFile`, lib/series-file.ts): no statement reads the whole persistent table. Why (issue 23, measured
+ * at 10^9): one stream of the 10^9-row table of this database (8,192-row row groups) grew the process beyond
+ * DuckDB's memory limit with the rows read (about 0.5 GB per 10^9 rows, even at a 256 MB limit; the same read
+ * from the snapshot's Parquet file stayed flat), and it was the build's peak (2.6 GB resident); the pass's own
+ * table is dropped each time.
  */
-async function writeObservations(conn: DuckDBConnection, p: (name: string) => string): Promise<void> {
+async function writeObservations(conn: DuckDBConnection, p: (name: string) => string, seriesFile: SeriesFileWriter | undefined): Promise<void> {
   await run(conn, 'CREATE TABLE observations (sid INTEGER, "timestamp" BIGINT, "value" DOUBLE)');
   await run(
     conn,
@@ -111,30 +117,52 @@ async function writeObservations(conn: DuckDBConnection, p: (name: string) => st
     await rowsPerPass(conn),
   );
   for (const pass of passes) {
+    await run(conn, 'CREATE OR REPLACE TABLE memory.pass_observations (sid INTEGER, "timestamp" BIGINT, "value" DOUBLE)');
     await run(conn, {
-      sql: `INSERT INTO observations
+      sql: `INSERT INTO memory.pass_observations
         SELECT k.sid, o."timestamp"::BIGINT AS "timestamp", o."value"::DOUBLE AS "value"
         FROM ${p('observations')} o JOIN series_keys k ON k.id = o.timeseries_id
         WHERE o.timeseries_id BETWEEN $lo AND $hi
         ORDER BY k.sid, o."timestamp"`,
       params: { lo: pass.loId, hi: pass.hiId },
     });
-    await run(conn, {
-      sql: `INSERT INTO series_bounds
-        SELECT sid, min("timestamp"), arg_min("value", "timestamp"), max("timestamp"), arg_max("value", "timestamp")
-        FROM observations WHERE sid BETWEEN $lo AND $hi AND "value" IS NOT NULL GROUP BY sid`,
-      params: { lo: pass.loSid, hi: pass.hiSid },
-    });
+    await run(conn, 'INSERT INTO observations SELECT * FROM memory.pass_observations');
+    await run(
+      conn,
+      `INSERT INTO series_bounds
+       SELECT sid, min("timestamp"), arg_min("value", "timestamp"), max("timestamp"), arg_max("value", "timestamp")
+       FROM memory.pass_observations WHERE "value" IS NOT NULL GROUP BY sid`,
+    );
+    if (seriesFile) await seriesFile.add(conn, 'memory.pass_observations');
   }
+  await run(conn, 'DROP TABLE IF EXISTS memory.pass_observations');
   await run(conn, 'CHECKPOINT');
 }
 
 /** Writes the tables into the connection's current database (a new, empty file). */
-export async function buildTimeseriesDb(conn: DuckDBConnection, p: (table: string) => string, config: TimeseriesConfig, onTable: (name: string) => void): Promise<void> {
-  for (const [name, sql] of tableSql(p)) {
-    onTable(name);
-    if (sql === OBSERVATIONS_IN_PASSES) await writeObservations(conn, p);
-    else await run(conn, `CREATE TABLE ${name} AS ${sql}`);
+export async function buildTimeseriesDb(
+  conn: DuckDBConnection,
+  p: (table: string) => string,
+  config: TimeseriesConfig,
+  onTable: (name: string) => void,
+  opts: { seriesFileDir?: string } = {},
+): Promise<void> {
+  let seriesFile: SeriesFileWriter | undefined;
+  try {
+    for (const [name, sql] of tableSql(p)) {
+      onTable(name);
+      if (sql !== OBSERVATIONS_IN_PASSES) await run(conn, `CREATE TABLE ${name} AS ${sql}`);
+      else {
+        if (opts.seriesFileDir) {
+          const [keys] = await all(conn, 'SELECT count(*) AS n FROM series_keys');
+          seriesFile = new SeriesFileWriter(opts.seriesFileDir, Number(keys!['n']));
+        }
+        await writeObservations(conn, p, seriesFile);
+        seriesFile?.finish();
+      }
+    }
+  } finally {
+    seriesFile?.close();
   }
   await run(conn, 'DROP TABLE series_keys');
   await run(conn, 'DROP TABLE series_bounds');

@@ -3,8 +3,10 @@
  * of 3 million observations runs out of memory at a 16 MB limit, and validation, which checks such a key in passes
  * (build-scripts/snapshot/key-passes.ts), still finds a duplicate placed anywhere, and passes a table without one;
  * and the database-only build, which writes the observations in passes of series (timeseries/timeseries-db.ts),
- * builds the same database as without a limit.
+ * builds the same database as without a limit, and, pass by pass, the same series file as one stream of the whole
+ * table.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -15,6 +17,7 @@ import { parseMemoryLimit, rangePasses } from '../../build-scripts/snapshot/key-
 import { build } from '../../build-scripts/build.ts';
 import { seriesPasses } from '../../build-scripts/timeseries/timeseries-db.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
+import { INDEX_FILE, PAIR_BYTES, PAIRS_FILE, writeSeriesFile } from '../../lib/series-file.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
 
 const ROWS = 3_000_000;
@@ -117,6 +120,19 @@ describe(`the database-only build with a ${BUILD_LIMIT} DuckDB memory limit`, ()
         WHERE t.first_timestamp IS DISTINCT FROM b.ft OR t.first_value IS DISTINCT FROM b.fv
            OR t.last_timestamp IS DISTINCT FROM b.lt OR t.last_value IS DISTINCT FROM b.lv`)).getRowObjectsJS();
       expect(firstLast).toEqual([{ n: 0 }]);
+      // the series file, written pass by pass with the table, is byte for byte the one the whole table's stream
+      // in stored order writes (writeSeriesFile, as the build wrote it before issue 23's passes)
+      const whole = path.join(root, 'whole-table-series-file');
+      await mkdir(whole, { recursive: true });
+      await w.run('USE built');
+      const [series] = (await w.runAndReadAll('SELECT count(*)::DOUBLE AS n FROM timeseries')).getRowObjectsJS();
+      expect(await writeSeriesFile(w, whole, Number(series?.['n']))).toBe(BUILD_ROWS);
+      for (const file of [PAIRS_FILE, INDEX_FILE]) {
+        const [passes, table] = [path.join(out, 'data', file), path.join(whole, file)].map((f) => readFileSync(f));
+        expect(passes!.byteLength, file).toBe(table!.byteLength);
+        expect(passes!.equals(table!), file).toBe(true);
+      }
+      expect(statSync(path.join(out, 'data', PAIRS_FILE)).size).toBe(BUILD_ROWS * PAIR_BYTES);
     } finally {
       w.closeSync();
     }
