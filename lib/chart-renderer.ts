@@ -215,7 +215,11 @@ export class ChartRenderer {
         return await this.#attempt(job, deadline);
       } catch (first) {
         // A render that ran out of time would run out again; the time is the client's answer, not two of it.
-        if (this.#closed || first instanceof RenderTimeout || performance.now() >= deadline) throw first;
+        if (first instanceof RenderTimeout) throw first;
+        // Whatever else ended the attempt (a browser discarded under it: puppeteer's ProtocolError, "Target
+        // closed"), the caller gets one of the renderer's own reasons, each a 503 for the endpoint.
+        if (performance.now() >= deadline) throw new RenderTimeout(this.timeoutMs);
+        if (this.#closed) throw first instanceof RenderFailed ? first : new RenderFailed(`the renderer closed during the render: ${(first as Error).message}`, { cause: first });
         // The failed attempt marked its browser dead: the retry gets a new one.
         try {
           return await this.#attempt(job, deadline);
