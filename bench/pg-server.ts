@@ -14,10 +14,11 @@
  * is one query returning the whole body as one text (`row_to_json` per record, `string_agg` to join, in the
  * answer order), sent with its length. Anything else is 501: this is a benchmark opponent, not an API.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { errorObject, HttpError } from '../core/http/errors.ts';
+import { HttpError } from '../core/http/errors.ts';
+import { servePg } from './lib/pg-http.ts';
 import { sqlTimestamp } from '../core/radar/filters.ts';
 import { parseRadarParams } from '../core/radar/params.ts';
 import { RESOURCES, viewFields, type Field } from '../core/radar/resources.ts';
@@ -229,25 +230,7 @@ export async function startPgServer(opts: { pool: pg.PoolConfig; port: number; h
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  const server = createServer((req, res) => {
-    answer(req, res).catch((e: unknown) => {
-      const err = e instanceof HttpError ? e : new HttpError(500, 'Internal error', { developerMessage: (e as Error).message });
-      if (err.status === 500) console.error(`${req.url}: ${(e as Error).stack}`);
-      if (res.headersSent) return void res.destroy();
-      const body = JSON.stringify(errorObject(err));
-      res.writeHead(err.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-      res.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '127.0.0.1', resolve));
-  return {
-    server,
-    async close() {
-      server.closeIdleConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.end();
-    },
-  };
+  return servePg(pool, answer, opts);
 }
 
 if (import.meta.main) {

@@ -26,10 +26,11 @@
  * sampling_time_start timestamptz, value_quantity double precision)` keyed by (fk_dataset_id,
  * sampling_time_start).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { errorObject, HttpError } from '../core/http/errors.ts';
+import { HttpError } from '../core/http/errors.ts';
+import { servePg } from './lib/pg-http.ts';
 import { generalize, parseGeneralizeOptions, type GeneralizeOptions, type Series } from '../core/timeseries/generalize.ts';
 import { readParam } from '../core/timeseries/params.ts';
 import type { TimeseriesProfile } from '../core/timeseries/profile.ts';
@@ -191,33 +192,18 @@ function readBody(req: IncomingMessage): Promise<unknown> {
 export async function startPgTimeseriesServer(opts: { pool: pg.PoolConfig; port: number; host?: string; settings: ServerSettings }) {
   const pool = new pg.Pool(opts.pool);
   pool.on('error', (e) => console.error(`pg pool: ${e.message}`));
-  const server = createServer((req, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const method = req.method ?? 'GET';
-    (method === 'POST' ? readBody(req) : Promise.resolve(undefined))
-      .then((body) => answer(pool, method, url, body, opts.settings))
-      .then((text) => {
-        res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-        res.end(text);
-      })
-      .catch((e: unknown) => {
-        const err = e instanceof HttpError ? e : new HttpError(500, 'Internal error', { developerMessage: (e as Error).message });
-        if (err.status === 500) console.error(`${req.url}: ${(e as Error).stack}`);
-        if (res.headersSent) return void res.destroy();
-        const text = JSON.stringify(errorObject(err));
-        res.writeHead(err.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-        res.end(text);
-      });
-  });
-  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '127.0.0.1', resolve));
-  return {
-    server,
-    async close() {
-      server.closeIdleConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.end();
+  return servePg(
+    pool,
+    async (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const method = req.method ?? 'GET';
+      const body = method === 'POST' ? await readBody(req) : undefined;
+      const text = await answer(pool, method, url, body, opts.settings);
+      res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
     },
-  };
+    opts,
+  );
 }
 
 if (import.meta.main) {
