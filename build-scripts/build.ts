@@ -24,13 +24,14 @@
  * SNAPCAT_TIMESERIES_PROFILE (`spec`, the default, or `52north`) chooses the Timeseries API's profile
  * (core/timeseries/profile.ts); any other value stops the build with exit code 1 before anything is written.
  */
-import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuckDB } from '../lib/duckdb.ts';
+import { makeScratch, removeScratch, removeOnSignals } from './lib/scratch.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
 import { buildAtomically, type BaseTree } from './lib/atomic-output.ts';
 import { TreeState } from './lib/tree-state.ts';
@@ -143,12 +144,14 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
   const timeseriesProfile = opts.timeseriesProfile === undefined ? parseProfile(process.env[PROFILE_ENV]) : parseProfile(opts.timeseriesProfile, 'timeseriesProfile');
   const t0 = performance.now();
   const progress = new Progress(process.stderr, opts.quiet ?? false);
-  const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
-  const instance = await openDuckDB({ threads: 2, memoryLimit: opts.memoryLimit ?? '1GB', tempDirectory: scratch });
-  const conn = await instance.connect();
-  const recorderConn = await instance.connect();
+  // DuckDB spills here; removed however the build ends (lib/scratch.ts: a killed build's by the next build)
+  const scratch = makeScratch('build');
+  const opened: { instance?: DuckDBInstance; conn?: DuckDBConnection; recorder?: DuckDBConnection } = {};
   let sha256: WrittenSha256 | undefined;
   try {
+    const instance = (opened.instance = await openDuckDB({ threads: 2, memoryLimit: opts.memoryLimit ?? '1GB', tempDirectory: scratch }));
+    const conn = (opened.conn = await instance.connect());
+    const recorderConn = (opened.recorder = await instance.connect());
     // the build served when this one starts: its snapshot is the one this one's change set is against, and its
     // timeseries data the one a daily append starts from
     const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
@@ -269,16 +272,21 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
     return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, cpuPhases: progress.cpuPhases, stats, base };
   } finally {
-    // (a build that failed before its manifest leaves the SHA-256s' appender open: closed before its connection)
-    sha256?.close();
-    recorderConn.closeSync();
-    conn.closeSync();
-    instance.closeSync();
-    await rm(scratch, { recursive: true, force: true });
+    // (a build that failed before its manifest leaves the SHA-256s' appender open: closed before its connection);
+    // each close on its own, so that one that throws (a failed build's appender) leaves none open and no scratch
+    for (const close of [() => sha256?.close(), () => opened.recorder?.closeSync(), () => opened.conn?.closeSync(), () => opened.instance?.closeSync()]) {
+      try {
+        close();
+      } catch {
+        // the build's own error, if any, is the one reported
+      }
+    }
+    removeScratch(scratch);
   }
 }
 
 if (import.meta.main) {
+  removeOnSignals();
   const { values } = parseArgs({
     options: {
       snapshot: { type: 'string' },

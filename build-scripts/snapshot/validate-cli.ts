@@ -6,7 +6,8 @@
  * Prints `snapshot NAME (taken_at ...): valid, N tables, M rows` and exits 0,
  * or prints the problems one per line and exits 1 (2 on a usage error).
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDB } from '../../lib/duckdb.ts';
+import { makeScratch, removeScratch } from '../lib/scratch.ts';
 import { SnapshotInvalid, validateSnapshot } from './validate.ts';
 
 async function main(args: string[]): Promise<number> {
@@ -15,7 +16,9 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const dir = args[0] as string;
-  const instance = await DuckDBInstance.create(':memory:');
+  // the build's settings (build.ts): 2 threads, 1 GB, spilling to a scratch folder removed however this ends
+  const scratch = makeScratch('validate');
+  const instance = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: scratch });
   const conn = await instance.connect();
   const started = performance.now();
   try {
@@ -37,6 +40,7 @@ async function main(args: string[]): Promise<number> {
   } finally {
     conn.closeSync();
     instance.closeSync();
+    removeScratch(scratch);
   }
 }
 
