@@ -27,10 +27,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuckDB } from '../lib/duckdb.ts';
+import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { makeScratch, removeScratch, removeOnSignals } from './lib/scratch.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
 import { buildAtomically, type BaseTree } from './lib/atomic-output.ts';
@@ -285,24 +285,34 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
   }
 }
 
+/** `npm run build`'s command line (lib/cli.ts: --help, and a bad option is one line and exit code 2). */
+export const BUILD_CLI = {
+  command: 'npm run build --',
+  usage: '--snapshot DIR [--out dist] [--full] [--db-only] [--partitioned] [--no-charts] [--no-site] [--quiet]',
+  summary: `Validates a snapshot, then builds it beside the last good build and swaps it in at the end (OUT is a link to
+OUT.builds/<stamp>). A snapshot that fails validation, or a build that fails, writes nothing, leaves the last
+good build served, and exits 1. Builds are incremental over the last build unless --full.`,
+  options: {
+    snapshot: { type: 'string', value: 'DIR', required: true, describe: 'the snapshot folder (snapshot.json and one Parquet file or folder per table)' },
+    out: { type: 'string', value: 'DIR', default: 'dist', describe: 'the build: a link to the finished folder in DIR.builds/; DIR.cache/ keeps reusable charts' },
+    full: { type: 'boolean', default: false, describe: 'build into an empty folder, not over the last build (no incremental build, no daily append)' },
+    'db-only': { type: 'boolean', default: false, describe: 'write the databases only, no static tree: the endpoint answers every path by a query' },
+    partitioned: { type: 'boolean', default: false, describe: 'database-only, with the big tables as hive-partitioned Parquet (docs/scale-out.md)' },
+    'no-charts': { type: 'boolean', default: false, describe: 'do not pre-render the configured charts (no Chromium needed)' },
+    'no-site': { type: 'boolean', default: false, describe: 'do not build the documentation and browsing site (Astro)' },
+    quiet: { type: 'boolean', default: false, describe: 'no progress lines, only errors' },
+  },
+  env: {
+    [PROFILE_ENV]: 'the Timeseries API profile built: spec (default) or 52north',
+    SNAPCAT_HISTORY_KEEP: 'snapshots whose change sets are kept (default 30)',
+    CHROMIUM_PATH: 'the browser that renders the charts (default: a system chromium, else the packed one)',
+  },
+  examples: ['npm run build -- --snapshot snapshots/demo --out dist', 'npm run build -- --snapshot /data/snapshots/2026-11-26 --out /srv/snapcat/dist --no-site --quiet'],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
 if (import.meta.main) {
   removeOnSignals();
-  const { values } = parseArgs({
-    options: {
-      snapshot: { type: 'string' },
-      out: { type: 'string', default: 'dist' },
-      quiet: { type: 'boolean', default: false },
-      'db-only': { type: 'boolean', default: false },
-      partitioned: { type: 'boolean', default: false },
-      'no-charts': { type: 'boolean', default: false },
-      'no-site': { type: 'boolean', default: false },
-      full: { type: 'boolean', default: false },
-    },
-  });
-  if (!values.snapshot) {
-    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--full] [--db-only] [--partitioned] [--no-charts] [--no-site] [--quiet]');
-    process.exit(2);
-  }
+  const { values } = commandLine(BUILD_CLI);
   try {
     await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], partitioned: values.partitioned, charts: !values['no-charts'], site: !values['no-site'], full: values.full });
   } catch (e) {

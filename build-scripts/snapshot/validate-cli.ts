@@ -1,21 +1,31 @@
 /**
  * Validate a snapshot folder from the command line:
  *
- *   npx node build-scripts/snapshot/validate-cli.ts DIR
+ *   npm run validate -- DIR      (node build-scripts/snapshot/validate-cli.ts DIR)
  *
  * Prints `snapshot NAME (taken_at ...): valid, N tables, M rows` and exits 0,
- * or prints the problems one per line and exits 1 (2 on a usage error).
+ * or prints the problems one per line and exits 1 (2 on a usage error; --help: lib/cli.ts).
  */
+import { commandLine, type CliOption, type CliSpec } from '../../lib/cli.ts';
 import { openDuckDB } from '../../lib/duckdb.ts';
-import { makeScratch, removeScratch } from '../lib/scratch.ts';
+import { makeScratch, removeOnSignals, removeScratch } from '../lib/scratch.ts';
 import { SnapshotInvalid, validateSnapshot } from './validate.ts';
 
-async function main(args: string[]): Promise<number> {
-  if (args.length !== 1 || args[0] === '--help' || args[0] === '-h') {
-    console.error('usage: node build-scripts/snapshot/validate-cli.ts SNAPSHOT_DIR');
-    return 2;
-  }
-  const dir = args[0] as string;
+export const VALIDATE_CLI = {
+  command: 'npm run validate --',
+  usage: 'SNAPSHOT_DIR',
+  summary: `Checks a snapshot as a build does before it builds (docs/snapshot-format.md): the manifest, every table's file,
+its columns and types, then every row (nulls, patterns, rules, unique keys, references), with DuckDB's memory
+bounded at 1 GB. Valid: one line on stdout, exit 0. Invalid: every problem of the first failing stage on stderr,
+each naming the file, the column and the first bad row, exit 1.`,
+  options: {},
+  positionals: { names: ['SNAPSHOT_DIR'], describe: 'the snapshot folder (snapshot.json and one Parquet file or folder per table)', min: 1, max: 1 },
+  env: { TMPDIR: 'where DuckDB spills (snapcat-validate-<pid>-…, removed at the end; default /tmp)' },
+  examples: ['npm run validate -- snapshots/demo'],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
+async function main(): Promise<number> {
+  const dir = commandLine(VALIDATE_CLI).positionals[0]!;
   // the build's settings (build.ts): 2 threads, 1 GB, spilling to a scratch folder removed however this ends
   const scratch = makeScratch('validate');
   const instance = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: scratch });
@@ -44,4 +54,5 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+removeOnSignals();
+process.exitCode = await main();
