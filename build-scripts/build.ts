@@ -159,7 +159,8 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     const append = typeof plan === 'string' ? undefined : plan;
     if (append) progress.line(`daily append over ${append.previous}: ${append.added.length} new observation files, ${append.known.size} known`);
     progress.begin('validating snapshot');
-    const snap = await validateSnapshot(resolve(opts.snapshot), conn, append ? { known: append.known } : {});
+    // within the snapshot's tables too: the table, the check, the pass and DuckDB's percentage (query-progress.ts)
+    const snap = await validateSnapshot(resolve(opts.snapshot), conn, { ...(append ? { known: append.known } : {}), onProgress: (text) => progress.detail(text) });
     const timeseriesAppend = append && snap.manifest.apis.includes('timeseries-v1') ? append : undefined;
     for (const api of snap.manifest.apis) {
       if (!API_BUILDERS[api]) throw new Error(`snapshot ${snap.manifest.name} declares API ${api}, which this version of snapcat cannot build yet`);
