@@ -35,8 +35,8 @@
  * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { compressibleType } from '../core/http/content-coding.ts';
-import { HOLD_BYTES } from './compression.ts';
+import { compressibleType, type Coding } from '../core/http/content-coding.ts';
+import { compressWholeOnce, HOLD_BYTES } from './compression.ts';
 
 /**
  * Largest answer held (bytes of body): a twelfth of the budget. At 1 MiB the answer to the busiest radar's
@@ -66,7 +66,26 @@ interface Held {
   status: number;
   headers: OutgoingHttpHeaders;
   body: Buffer;
+  /** The answer as it went on the wire, by the request's `Accept-Encoding` (replay): made by its first GET in it. */
+  wire?: Map<string, Wire>;
 }
+
+/**
+ * A held answer exactly as it was sent for one `Accept-Encoding`: its status, every header it carried (names as
+ * sent, one flat list for writeHead) and its body (the held Buffer, or its compressed form, which
+ * compression.ts keeps while the Buffer is held). Node adds what describes the connection (`Date`, `Connection`,
+ * `Keep-Alive`).
+ */
+export interface Wire {
+  status: number;
+  head: string[];
+  body: Buffer;
+}
+
+/** Wire forms kept per answer: clients send a handful of `Accept-Encoding` values; an odd one goes the usual way. */
+export const WIRE_PER_ANSWER = 4;
+/** Wire forms kept in all, per process (a few hundred bytes of header list each; their bodies are held anyway). */
+export const WIRE_FORMS_MAX = 16_384;
 
 type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
 type End = (chunk?: unknown, encoding?: unknown, cb?: unknown) => ServerResponse;
@@ -91,6 +110,8 @@ export class AnswerCache {
   readonly #making = new Map<string, { done: Promise<void> }>();
   hits = 0;
   misses = 0;
+  /** Wire forms kept now (WIRE_FORMS_MAX). */
+  #wireForms = 0;
 
   readonly budget: number;
   readonly entryMax: number;
@@ -143,6 +164,7 @@ export class AnswerCache {
       // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
       if (hit.body.length <= HOLD_BYTES) {
         res.end(hit.body);
+        if (req.method === 'GET') this.#keepWire(req, res, hit);
       } else {
         // as long an answer as went out as a stream (a piped file, a streamed query): in pieces again, so the
         // compressor streams it as it did (chunked), and the socket takes it at the client's pace
@@ -154,6 +176,61 @@ export class AnswerCache {
     this.misses++;
     if (req.method === 'GET') this.#capture(res, etag);
     return false;
+  }
+
+  /**
+   * The fast path for a request the app has set nothing on yet (app.ts): when the answer of `etag` is held and
+   * was sent before for this `Accept-Encoding` (undefined: none), sends it again as it went, head and body in
+   * one writeHead and one end, and counts it as any hit (true). Else nothing is sent (false). The caller leaves
+   * to the usual way what a held answer does not answer alike: `If-None-Match` (304) and `Range`.
+   */
+  replay(res: ServerResponse, etag: string, acceptEncoding: string | undefined): boolean {
+    const hit = this.#held.get(etag);
+    const wire = hit?.wire?.get(acceptEncoding ?? '');
+    if (!wire) return false;
+    this.#count(etag);
+    this.#held.delete(etag); // most recently used goes last
+    this.#held.set(etag, hit!);
+    this.hits++;
+    res.writeHead(wire.status, wire.head);
+    // HEAD too: node sends no body for HEAD; the head is GET's, its Content-Length included
+    res.end(wire.body);
+    return true;
+  }
+
+  /**
+   * Keeps how a held answer just went out whole to a GET (head and body, sent at once: up to HOLD_BYTES, which
+   * compression.ts compresses on the event loop), for replay. Whatever the usual way set (the common headers,
+   * `Vary`, the coding's ETag and length) is read back from the response as sent, so a replay is that answer.
+   */
+  #keepWire(req: IncomingMessage, res: ServerResponse, hit: Held): void {
+    const ae = req.headers['accept-encoding'] ?? '';
+    if (hit.wire?.has(ae) || (hit.wire?.size ?? 0) >= WIRE_PER_ANSWER || this.#wireForms >= WIRE_FORMS_MAX) return;
+    // sent, head and body: compression.ts reports headersSent while it holds a head, so the head itself is asked
+    if (res.destroyed || !res.writableEnded || !(Reflect.get(Object.getPrototypeOf(res) as object, 'headersSent', res) as boolean)) return;
+    const coding = res.getHeader('Content-Encoding');
+    let body: Buffer = hit.body;
+    if (coding !== undefined) {
+      // the same Buffer the compressor sent: compressWholeOnce keeps one per held body and coding
+      const made = compressWholeOnce(String(coding) as Coding, hit.body);
+      if (!Buffer.isBuffer(made)) return;
+      body = made;
+    }
+    const head: string[] = [];
+    // the names as they were set (node has getRawHeaderNames since 15.13; @types/node leaves it out)
+    for (const name of (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
+      const v = res.getHeader(name);
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const x of v) head.push(name, x);
+      else head.push(name, String(v));
+    }
+    (hit.wire ??= new Map()).set(ae, { status: res.statusCode, head, body });
+    this.#wireForms++;
+  }
+
+  /** Wire forms kept now, over all held answers. */
+  get wireForms(): number {
+    return this.#wireForms;
   }
 
   /** How often `etag` was asked for (within the counts' memory). */
@@ -208,10 +285,12 @@ export class AnswerCache {
     if (old) {
       this.#held.delete(etag);
       this.#bytes -= old.body.length;
+      this.#wireForms -= old.wire?.size ?? 0;
     }
     for (const [k, v] of victims) {
       this.#held.delete(k);
       this.#bytes -= v.body.length;
+      this.#wireForms -= v.wire?.size ?? 0;
     }
     this.#held.set(etag, held);
     this.#bytes += held.body.length;
