@@ -6,14 +6,17 @@
  * of an earlier build is never sent for a later one (a hot swap empties nothing and serves nothing stale).
  *
  * - Held: 200 answers to GET in a text type (JSON, CSV, checksum reports, HTML, SVG: compressibleType), sent
- *   whole (with a Content-Length) or streamed, of at most ENTRY_MAX bytes in all; their body as the handler wrote
+ *   whole (with a Content-Length) or streamed, of at most ENTRY_MAX bytes in all, and small files of the tree sent
+ *   whole whatever their type (up to 256 KB, respond.ts: the pre-rendered charts); their body as the handler wrote
  *   it (before compression: compression.ts compresses a held Buffer once per coding and keeps the forms while the
  *   Buffer is held) and the headers the handler set (those set before it, the same for the same ETag, are set
  *   again for each request by http-cache.ts).
  * - Not held: errors, redirects, answers cut short (client gone, stalled, a failed stream), POST, HEAD (a HEAD
- *   is answered from a held GET, its head without the body), rendered charts (PNG, PDF: the renderer's own
- *   admission decides on those, and the build's pre-rendered charts are files the file cache holds), and
- *   anything while the app runs `liveOnly`.
+ *   is answered from a held GET, its head without the body), charts rendered on demand (PNG, PDF: the
+ *   renderer's own admission decides on those), and anything while the app runs `liveOnly`.
+ * - Sent again as it went (replay, app.ts): a held answer's head and body as its first GET in an `Accept-Encoding`
+ *   got them, every header prebuilt in one list: one writeHead and one end, no header set one by one, no wrapper
+ *   (issue 18: the small-file path at 0.8x nginx and more).
  * - Sent as it was: an answer up to HOLD_BYTES whole (compressed whole, with its length), a longer one in pieces,
  *   which the compressor streams (chunked) as it streamed the first.
  * - Bounded: the bodies held stay within the budget (CACHE_BUDGET, per process); an answer of at most ENTRY_MAX.
@@ -86,6 +89,18 @@ export interface Wire {
 export const WIRE_PER_ANSWER = 4;
 /** Wire forms kept in all, per process (a few hundred bytes of header list each; their bodies are held anyway). */
 export const WIRE_FORMS_MAX = 16_384;
+
+/** Answers that are a small file of the static tree sent whole (respond.ts): held whatever their type. */
+const treeFiles = new WeakSet<ServerResponse>();
+
+/**
+ * Marks `res` as answered by a file of the static tree sent whole from memory (up to 256 KB: respond.ts), so it
+ * is held whatever its type: a pre-rendered chart (PNG) is then answered as the tree's JSON files are (issue 18,
+ * the small-file path). Call before its head is written.
+ */
+export function heldWhateverType(res: ServerResponse): void {
+  treeFiles.add(res);
+}
 
 type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
 type End = (chunk?: unknown, encoding?: unknown, cb?: unknown) => ServerResponse;
@@ -352,7 +367,7 @@ export class AnswerCache {
         const all: OutgoingHttpHeaders = {};
         for (const [k, v] of Object.entries(res.getHeaders())) if (v !== undefined && !WIRE_HEADERS.has(k)) all[k] = v;
         for (const [k, v] of Object.entries((h ?? {}) as OutgoingHttpHeaders)) if (v !== undefined && !WIRE_HEADERS.has(k.toLowerCase())) all[k.toLowerCase()] = v;
-        if (compressibleType(all['content-type'] as string | undefined)) {
+        if (compressibleType(all['content-type'] as string | undefined) || treeFiles.has(res)) {
           headers = {};
           for (const [k, v] of Object.entries(all)) if (String(before[k]) !== String(v)) headers[k] = v;
           // a header removed by the handler could not be removed again from the held form: not held
