@@ -86,7 +86,7 @@ export interface Wire {
 }
 
 /** Wire forms kept per answer: clients send a handful of `Accept-Encoding` values; an odd one goes the usual way. */
-export const WIRE_PER_ANSWER = 4;
+export const WIRE_PER_ANSWER = 8;
 /** Wire forms kept in all, per process (a few hundred bytes of header list each; their bodies are held anyway). */
 export const WIRE_FORMS_MAX = 16_384;
 
@@ -125,6 +125,8 @@ export class AnswerCache {
   readonly #making = new Map<string, { done: Promise<void> }>();
   hits = 0;
   misses = 0;
+  /** Hits sent again as they went (replay), a part of `hits`. */
+  replayed = 0;
   /** Wire forms kept now (WIRE_FORMS_MAX). */
   #wireForms = 0;
 
@@ -207,6 +209,7 @@ export class AnswerCache {
     this.#held.delete(etag); // most recently used goes last
     this.#held.set(etag, hit!);
     this.hits++;
+    this.replayed++;
     res.writeHead(wire.status, wire.head);
     // HEAD too: node sends no body for HEAD; the head is GET's, its Content-Length included
     res.end(wire.body);
