@@ -222,10 +222,10 @@ export class AnswerCache {
    * `Vary`, the coding's ETag and length) is read back from the response as sent, so a replay is that answer.
    */
   #keepWire(req: IncomingMessage, res: ServerResponse, hit: Held): void {
-    const ae = req.headers['accept-encoding'] ?? '';
-    if (hit.wire?.has(ae) || (hit.wire?.size ?? 0) >= WIRE_PER_ANSWER || this.#wireForms >= WIRE_FORMS_MAX) return;
     // sent, head and body: compression.ts reports headersSent while it holds a head, so the head itself is asked
     if (res.destroyed || !res.writableEnded || !(Reflect.get(Object.getPrototypeOf(res) as object, 'headersSent', res) as boolean)) return;
+    const ae = req.headers['accept-encoding'] ?? '';
+    if (hit.wire?.has(ae) || (hit.wire?.size ?? 0) >= WIRE_PER_ANSWER || this.#wireForms >= WIRE_FORMS_MAX) return;
     const coding = res.getHeader('Content-Encoding');
     let body: Buffer = hit.body;
     if (coding !== undefined) {
