@@ -76,9 +76,10 @@ export async function benchStaticBuild(snapshot: string, rounds: number): Promis
   return { files, buildFilesPerSec: b, plainFilesPerSec: p, ratio: b / p, phases: phaseMedians };
 }
 
-export async function startEndpointProcess(buildDir: string, port: number, workers = 1, nodeFlags: readonly string[] = ENDPOINT_NODE_FLAGS, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+export async function startEndpointProcess(buildDir: string, port: number, workers = 1, nodeFlags: readonly string[] = ENDPOINT_NODE_FLAGS, env: NodeJS.ProcessEnv = {}, root = ROOT): Promise<ChildProcess> {
+  // root: the checkout whose endpoint runs (a baseline's: bench/timeseries-scale.ts baselineRoot)
   const child = spawn(process.execPath, [...nodeFlags, 'server/main.ts', '--build', buildDir, '--port', String(port), '--workers', String(workers)], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, ...ENDPOINT_NODE_ENV, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -6,6 +6,7 @@
  *   timeseries-append runs only when named: the daily append of a network ×1 (small) or ×10 (full) over N days
  *   [--scenarios crash,one-hour,mixed,slow] [--rounds 5] (overload: the parts to run, all by default; rounds of 1×, 2×, 4× per goodput scenario)
  * npm run soak (the 10-minute soak alone)
+ * npm run bench -- --only static-vs-nginx [--seconds 10] [--baseline main]   (wrk's runs; the endpoint of REF beside this one on the small files)
  * npm run bench -- --only timeseries-scale [--series-factor 1] [--days 3700] [--ts-from 2016-01-01] [--runs 90] [--baseline main]
  *   (issue 23's answer times over a scaled timeseries snapshot, generated and built once into bench/.work)
  * npm run bench -- --only timeseries-postgres [--days 365] [--ts-from 2024-01-01] [--series-factor 1] [--snapshot DIR --build DIR] [--runs 60] [--seconds 5]
@@ -40,7 +41,7 @@ import { benchChanges } from './changes.ts';
 import { benchTimeseriesAppend } from './timeseries-append.ts';
 import { runCompressionBench } from './compression.ts';
 import { runCompressWholeBench } from './compress-whole.ts';
-import { runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
+import { baselineRoot, runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
 import { loadedRatio, loadedText, runTimeseriesPostgresBench } from './timeseries-postgres.ts';
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
@@ -197,9 +198,14 @@ if (want('static-vs-nginx')) {
   // the site bench's build: the 30-day demo with both APIs, its site and charts
   const out = join(import.meta.dirname, '.work', 'site-dist');
   if (!existsSync(join(out, 'build.json'))) await runSiteBenchmarks(join(import.meta.dirname, '.work'), (l) => console.error(l));
-  const r = await runStaticVsNginx(out, 10, (l) => console.error(l));
-  const fig = (x: (typeof r.runs)[number]['small'][number]['nginx']) => `${x.rps.toFixed(0)} req/s, p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms${x.failures ? ` (**${x.failures} failed**)` : ''}`;
-  const pairs = (ps: (typeof r.runs)[number]['small']) => ps.map((p, i) => `run ${i + 1}: endpoint ${fig(p.endpoint)}; nginx ${fig(p.nginx)}; **${((p.endpoint.rps / p.nginx.rps) * 100).toFixed(0)}%**`).join('<br>');
+  const base = values.baseline ? baselineRoot(values.baseline) : undefined;
+  const load0 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const r = await runStaticVsNginx(out, values.seconds ? Number(values.seconds) : 10, (l) => console.error(l), base);
+  const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  row('machine (load average before, after: /proc/loadavg)', `${load0}; ${load1}${Number(load0.split(' ')[0]) > 1.5 ? ' (**loaded**: req/s is what the scheduler gave; the server CPU per request and its ratio are the figures to read)' : ''}`, '');
+  const fig = (x: (typeof r.runs)[number]['small'][number]['nginx']) => `${x.rps.toFixed(0)} req/s, p50 ${x.p50Ms.toFixed(2)} ms, p99 ${x.p99Ms.toFixed(2)} ms, ${x.serverCpuUs.toFixed(1)} µs CPU/request${x.failures ? ` (**${x.failures} failed**)` : ''}`;
+  const ratio = (p: (typeof r.runs)[number]['small'][number], side = p.endpoint) => `**${((side.rps / p.nginx.rps) * 100).toFixed(0)}%** (CPU/request: ${((p.nginx.serverCpuUs / side.serverCpuUs) * 100).toFixed(0)}%)`;
+  const pairs = (ps: (typeof r.runs)[number]['small']) => ps.map((p, i) => `run ${i + 1}: endpoint ${fig(p.endpoint)}; nginx ${fig(p.nginx)}; ${ratio(p)}${p.baseline ? `; before (${r.baseline}): ${fig(p.baseline)}; ${ratio(p, p.baseline)}` : ''}`).join('<br>');
   row(`load tool: ${r.wrk}, \`-t1 -c32\`, ${r.seconds} s per run, a Lua script rotating the paths; its headroom: nginx (2 workers) on ${r.headroom.path}`, `${r.headroom.run.rps.toFixed(0)} req/s (wrk's thread ${(r.headroom.run.toolBusy * 100).toFixed(0)}% busy); in the runs below wrk was ${Math.round(Math.min(...r.runs.flatMap((x) => [...x.small, ...x.oneDay].flatMap((p) => [p.endpoint.toolBusy, p.nginx.toolBusy]))) * 100)}–${Math.round(Math.max(...r.runs.flatMap((x) => [...x.small, ...x.oneDay].flatMap((p) => [p.endpoint.toolBusy, p.nginx.toolBusy]))) * 100)}% busy`, '');
   for (const x of r.runs) {
     row(`static files (${r.paths.length} parameter-free paths of both APIs, docs and a chart): endpoint \`--workers ${x.workers}\` / nginx \`worker_processes ${x.workers}\` (${r.nginxVersion}, the build's nginx.conf)`, pairs(x.small), '≥ 80%');

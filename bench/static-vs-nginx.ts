@@ -12,6 +12,11 @@
  * - the tool's headroom: wrk against nginx's smallest file of the tree with 2 workers (the highest rate this
  *   machine gives), and wrk's own CPU share in every run.
  * Each comparison runs twice, endpoint and nginx alternating, so neither gets the quieter machine.
+ * Every run also reports the server's own CPU per request (the process and its children: the endpoint's supervisor
+ * and worker, nginx's master and workers; /proc): on a shared, loaded machine req/s is what the scheduler gave,
+ * CPU per request is what each answer cost, and their ratio is the throughput ratio of two servers each with a
+ * core to itself. With `--baseline REF` the endpoint of git revision REF runs beside this one on the small files
+ * (bench/timeseries-scale.ts baselineRoot): before and after a change in one run.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,20 +25,28 @@ import { nginxConfig } from '../build-scripts/nginx-config.ts';
 import { ensureNginx, freePort, startNginx, type RunningNginx } from '../test/helpers/nginx.ts';
 import { radarDbBuild, radarSnapshot, startEndpointProcess, WORK } from './radar.ts';
 import { ensureWrk, rotationScript, runWrk, wrkVersion, type WrkRun } from './lib/wrk.ts';
+import { cpuMsOf } from './stats.ts';
 
 export const WRK_THREADS = 1;
 export const WRK_CONNECTIONS = 32;
 
+/** A wrk run and the server's CPU per request meanwhile (µs: its process and children, user and system). */
+export type ServedRun = WrkRun & { serverCpuUs: number };
+
 export interface Pair {
-  endpoint: WrkRun;
-  nginx: WrkRun;
+  endpoint: ServedRun;
+  nginx: ServedRun;
+  /** The endpoint of `--baseline REF` (small files only). */
+  baseline?: ServedRun;
 }
 
 export interface StaticBench {
   paths: string[];
   oneDay: { example: string; bytes: number };
   runs: { workers: number; small: Pair[]; oneDay: Pair[] }[];
-  headroom: { path: string; run: WrkRun };
+  headroom: { path: string; run: ServedRun };
+  /** The baseline's revision, when one ran. */
+  baseline?: string;
   seconds: number;
   nginxVersion: string;
   wrk: string;
@@ -107,7 +120,7 @@ function stop(p: ChildProcess): Promise<void> {
   });
 }
 
-export async function runStaticVsNginx(siteBuild: string, seconds: number, log: (l: string) => void): Promise<StaticBench> {
+export async function runStaticVsNginx(siteBuild: string, seconds: number, log: (l: string) => void, baseline?: { root: string; sha: string }): Promise<StaticBench> {
   const bin = ensureNginx();
   if ('skip' in bin) throw new Error(`nginx is not available: ${bin.skip}`);
   const wrk = ensureWrk();
@@ -120,8 +133,16 @@ export async function runStaticVsNginx(siteBuild: string, seconds: number, log: 
   const script = (name: string, p: string[]) => rotationScript(join(work, `${name}.lua`), p);
   const scripts = { small: script('small', paths), dayEndpoint: script('day-endpoint', dayPaths), dayNginx: script('day-nginx', dayFiles) };
   // failed requests (non-2xx, socket errors) are counted and reported with the figures, not thrown
-  const wrkRun = (base: string, s: string, secs = seconds) => runWrk(wrk, { base, script: s, threads: WRK_THREADS, connections: WRK_CONNECTIONS, seconds: secs });
-  const fmt = (r: WrkRun) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms (wrk ${(r.toolBusy * 100).toFixed(0)}% busy)${r.failures ? `, ${r.failures} failed` : ''}`;
+  // the server's process (its pid by its URL) and children: CPU used during each run, per request
+  const pids = new Map<string, number>();
+  const wrkRun = (base: string, s: string, secs = seconds): ServedRun => {
+    const pid = pids.get(base);
+    const cpu0 = pid === undefined ? NaN : cpuMsOf(pid);
+    const r = runWrk(wrk, { base, script: s, threads: WRK_THREADS, connections: WRK_CONNECTIONS, seconds: secs });
+    return { ...r, serverCpuUs: pid === undefined ? NaN : ((cpuMsOf(pid) - cpu0) * 1000) / r.requests };
+  };
+  const fmt = (r: ServedRun) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, server CPU ${r.serverCpuUs.toFixed(1)} µs/request (wrk ${(r.toolBusy * 100).toFixed(0)}% busy)${r.failures ? `, ${r.failures} failed` : ''}`;
+  const ratios = (p: Pair, side: ServedRun = p.endpoint) => `ratio ${(side.rps / p.nginx.rps).toFixed(2)}, CPU ratio ${(p.nginx.serverCpuUs / side.serverCpuUs).toFixed(2)}`;
   log(`static answers: wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS}, ${seconds} s per run, endpoint --workers N against nginx worker_processes N, each twice`);
 
   const runs: StaticBench['runs'] = [];
@@ -133,12 +154,23 @@ export async function runStaticVsNginx(siteBuild: string, seconds: number, log: 
       const sitePort = await freePort();
       const siteEndpoint = await startEndpointProcess(siteBuild, sitePort, workers);
       started.endpoints.push(siteEndpoint);
+      pids.set(`http://127.0.0.1:${sitePort}`, siteEndpoint.pid!);
+      let baseBase: string | undefined;
+      if (baseline) {
+        const basePort = await freePort();
+        const baseEndpoint = await startEndpointProcess(siteBuild, basePort, workers, undefined, {}, baseline.root);
+        started.endpoints.push(baseEndpoint);
+        baseBase = `http://127.0.0.1:${basePort}`;
+        pids.set(baseBase, baseEndpoint.pid!);
+      }
       const ngx = await startNginx(bin.path, join(work, `nginx-site-${workers}`), (listen) => nginxConfig({ site: join(siteBuild, 'site'), endpoint: `http://127.0.0.1:${sitePort}`, listen, workers }));
       started.nginx.push(ngx);
+      pids.set(ngx.url, ngx.process.pid!);
       const dayPort = await freePort();
       const dayEndpoint = await startEndpointProcess(radarBuild, dayPort, workers);
       started.endpoints.push(dayEndpoint);
       const dayBase = `http://127.0.0.1:${dayPort}`;
+      pids.set(dayBase, dayEndpoint.pid!);
       if (!oneDay) {
         const bodies = await Promise.all(dayPaths.map((p) => bodyOf(`${dayBase}${p}`)));
         bodies.forEach((b, i) => writeFileSync(join(work, 'one-day', `${i}.json`), b));
@@ -146,6 +178,7 @@ export async function runStaticVsNginx(siteBuild: string, seconds: number, log: 
       }
       const dayNginx = await startNginx(bin.path, join(work, `nginx-day-${workers}`), (listen) => plainNginxConfig(join(work, 'one-day'), workers, listen));
       started.nginx.push(dayNginx);
+      pids.set(dayNginx.url, dayNginx.process.pid!);
       // the same bytes: nginx's file and the endpoint's answer
       const [a, b] = [await bodyOf(`${dayBase}${dayPaths[3]}`), await bodyOf(`${dayNginx.url}${dayFiles[3]}`)];
       if (!a.equals(b)) throw new Error('nginx does not send the one-day answer the endpoint sends');
@@ -153,6 +186,7 @@ export async function runStaticVsNginx(siteBuild: string, seconds: number, log: 
       // warm both (page cache, first opens, compressed and held files)
       wrkRun(`http://127.0.0.1:${sitePort}`, scripts.small, 2);
       wrkRun(ngx.url, scripts.small, 2);
+      if (baseBase) wrkRun(baseBase, scripts.small, 2);
       wrkRun(dayBase, scripts.dayEndpoint, 2);
       wrkRun(dayNginx.url, scripts.dayNginx, 2);
       if (workers === 2) {
@@ -164,18 +198,22 @@ export async function runStaticVsNginx(siteBuild: string, seconds: number, log: 
       const small: Pair[] = [];
       const day: Pair[] = [];
       for (let round = 0; round < 2; round++) {
-        const pair = (e: () => WrkRun, n: () => WrkRun): Pair => {
+        // round 1: endpoint, (baseline,) nginx; round 2: nginx, (baseline,) endpoint
+        const pair = (e: () => ServedRun, n: () => ServedRun, b?: () => ServedRun): Pair => {
           if (round === 0) {
             const endpoint = e();
-            return { endpoint, nginx: n() };
+            const before = b?.();
+            return { endpoint, nginx: n(), ...(before ? { baseline: before } : {}) };
           }
           const nginx = n();
-          return { endpoint: e(), nginx };
+          const before = b?.();
+          return { endpoint: e(), nginx, ...(before ? { baseline: before } : {}) };
         };
-        small.push(pair(() => wrkRun(`http://127.0.0.1:${sitePort}`, scripts.small), () => wrkRun(ngx.url, scripts.small)));
-        log(`  N=${workers} small tree files, round ${round + 1}: endpoint ${fmt(small.at(-1)!.endpoint)}; nginx ${fmt(small.at(-1)!.nginx)}; ratio ${(small.at(-1)!.endpoint.rps / small.at(-1)!.nginx.rps).toFixed(2)}`);
+        const p = pair(() => wrkRun(`http://127.0.0.1:${sitePort}`, scripts.small), () => wrkRun(ngx.url, scripts.small), baseBase ? () => wrkRun(baseBase, scripts.small) : undefined);
+        small.push(p);
+        log(`  N=${workers} small tree files, round ${round + 1}: endpoint ${fmt(p.endpoint)}; nginx ${fmt(p.nginx)}; ${ratios(p)}${p.baseline ? `; baseline ${baseline!.sha} ${fmt(p.baseline)}, ${ratios(p, p.baseline)}` : ''}`);
         day.push(pair(() => wrkRun(dayBase, scripts.dayEndpoint), () => wrkRun(dayNginx.url, scripts.dayNginx)));
-        log(`  N=${workers} one-day answer, round ${round + 1}: endpoint ${fmt(day.at(-1)!.endpoint)}; nginx ${fmt(day.at(-1)!.nginx)}; ratio ${(day.at(-1)!.endpoint.rps / day.at(-1)!.nginx.rps).toFixed(2)}`);
+        log(`  N=${workers} one-day answer, round ${round + 1}: endpoint ${fmt(day.at(-1)!.endpoint)}; nginx ${fmt(day.at(-1)!.nginx)}; ${ratios(day.at(-1)!)}`);
       }
       runs.push({ workers, small, oneDay: day });
     } finally {
@@ -183,5 +221,5 @@ export async function runStaticVsNginx(siteBuild: string, seconds: number, log: 
       for (const e of started.endpoints) await stop(e);
     }
   }
-  return { paths, oneDay: oneDay!, runs, headroom: headroom!, seconds, nginxVersion: bin.version, wrk: wrkVersion(wrk) };
+  return { paths, oneDay: oneDay!, runs, headroom: headroom!, ...(baseline ? { baseline: baseline.sha } : {}), seconds, nginxVersion: bin.version, wrk: wrkVersion(wrk) };
 }

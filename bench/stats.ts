@@ -23,6 +23,19 @@ export function childrenOf(pid: number): number[] {
   }
 }
 
+/** CPU ms (user and system) a process and its children have used, from /proc (clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const ticks = (p: number) => {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
+    } catch {
+      return 0;
+    }
+  };
+  return (ticks(pid) + childrenOf(pid).reduce((s, c) => s + ticks(c), 0)) * 10;
+}
+
 /** Resident set size and its peak of a process, in MB, from /proc. */
 export function rssOf(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -38,7 +38,7 @@ import { LEVELS } from '../server/compression.ts';
 import { openServedBuild } from '../server/served-build.ts';
 import { seriesStoreCurrent } from '../lib/series-segments.ts';
 import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
-import { childrenOf, endpointRss, median, percentile, treeRssMb } from './stats.ts';
+import { cpuMsOf, endpointRss, median, percentile, treeRssMb } from './stats.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const WORK = join(import.meta.dirname, '.work');
@@ -152,19 +152,6 @@ export function baselineRoot(ref: string): { root: string; sha: string } {
     symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(root, 'node_modules'));
   }
   return { root, sha };
-}
-
-/** CPU ms (user and system) a process and its children have used, from /proc (clock ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
-  const ticks = (p: number) => {
-    try {
-      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
-    } catch {
-      return 0;
-    }
-  };
-  return (ticks(pid) + childrenOf(pid).reduce((s, c) => s + ticks(c), 0)) * 10;
 }
 
 async function startEndpoint(build: string, root = ROOT): Promise<{ child: ChildProcess; url: string }> {

@@ -6,14 +6,17 @@
  * of an earlier build is never sent for a later one (a hot swap empties nothing and serves nothing stale).
  *
  * - Held: 200 answers to GET in a text type (JSON, CSV, checksum reports, HTML, SVG: compressibleType), sent
- *   whole (with a Content-Length) or streamed, of at most ENTRY_MAX bytes in all; their body as the handler wrote
+ *   whole (with a Content-Length) or streamed, of at most ENTRY_MAX bytes in all, and small files of the tree sent
+ *   whole whatever their type (up to 256 KB, respond.ts: the pre-rendered charts); their body as the handler wrote
  *   it (before compression: compression.ts compresses a held Buffer once per coding and keeps the forms while the
  *   Buffer is held) and the headers the handler set (those set before it, the same for the same ETag, are set
  *   again for each request by http-cache.ts).
  * - Not held: errors, redirects, answers cut short (client gone, stalled, a failed stream), POST, HEAD (a HEAD
- *   is answered from a held GET, its head without the body), rendered charts (PNG, PDF: the renderer's own
- *   admission decides on those, and the build's pre-rendered charts are files the file cache holds), and
- *   anything while the app runs `liveOnly`.
+ *   is answered from a held GET, its head without the body), charts rendered on demand (PNG, PDF: the
+ *   renderer's own admission decides on those), and anything while the app runs `liveOnly`.
+ * - Sent again as it went (replay, app.ts): a held answer's head and body as its first GET in an `Accept-Encoding`
+ *   got them, every header prebuilt in one list: one writeHead and one end, no header set one by one, no wrapper
+ *   (issue 18: the small-file path at 0.8x nginx and more).
  * - Sent as it was: an answer up to HOLD_BYTES whole (compressed whole, with its length), a longer one in pieces,
  *   which the compressor streams (chunked) as it streamed the first.
  * - Bounded: the bodies held stay within the budget (CACHE_BUDGET, per process); an answer of at most ENTRY_MAX.
@@ -35,8 +38,8 @@
  * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { compressibleType } from '../core/http/content-coding.ts';
-import { HOLD_BYTES } from './compression.ts';
+import { compressibleType, type Coding } from '../core/http/content-coding.ts';
+import { compressWholeOnce, HOLD_BYTES } from './compression.ts';
 
 /**
  * Largest answer held (bytes of body): a twelfth of the budget. At 1 MiB the answer to the busiest radar's
@@ -66,6 +69,37 @@ interface Held {
   status: number;
   headers: OutgoingHttpHeaders;
   body: Buffer;
+  /** The answer as it went on the wire, by the request's `Accept-Encoding` (replay): made by its first GET in it. */
+  wire?: Map<string, Wire>;
+}
+
+/**
+ * A held answer exactly as it was sent for one `Accept-Encoding`: its status, every header it carried (names as
+ * sent, one flat list for writeHead) and its body (the held Buffer, or its compressed form, which
+ * compression.ts keeps while the Buffer is held). Node adds what describes the connection (`Date`, `Connection`,
+ * `Keep-Alive`).
+ */
+export interface Wire {
+  status: number;
+  head: string[];
+  body: Buffer;
+}
+
+/** Wire forms kept per answer: clients send a handful of `Accept-Encoding` values; an odd one goes the usual way. */
+export const WIRE_PER_ANSWER = 8;
+/** Wire forms kept in all, per process (a few hundred bytes of header list each; their bodies are held anyway). */
+export const WIRE_FORMS_MAX = 16_384;
+
+/** Answers that are a small file of the static tree sent whole (respond.ts): held whatever their type. */
+const treeFiles = new WeakSet<ServerResponse>();
+
+/**
+ * Marks `res` as answered by a file of the static tree sent whole from memory (up to 256 KB: respond.ts), so it
+ * is held whatever its type: a pre-rendered chart (PNG) is then answered as the tree's JSON files are (issue 18,
+ * the small-file path). Call before its head is written.
+ */
+export function heldWhateverType(res: ServerResponse): void {
+  treeFiles.add(res);
 }
 
 type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
@@ -91,6 +125,10 @@ export class AnswerCache {
   readonly #making = new Map<string, { done: Promise<void> }>();
   hits = 0;
   misses = 0;
+  /** Hits sent again as they went (replay), a part of `hits`. */
+  replayed = 0;
+  /** Wire forms kept now (WIRE_FORMS_MAX). */
+  #wireForms = 0;
 
   readonly budget: number;
   readonly entryMax: number;
@@ -143,6 +181,7 @@ export class AnswerCache {
       // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
       if (hit.body.length <= HOLD_BYTES) {
         res.end(hit.body);
+        if (req.method === 'GET') this.#keepWire(req, res, hit);
       } else {
         // as long an answer as went out as a stream (a piped file, a streamed query): in pieces again, so the
         // compressor streams it as it did (chunked), and the socket takes it at the client's pace
@@ -154,6 +193,62 @@ export class AnswerCache {
     this.misses++;
     if (req.method === 'GET') this.#capture(res, etag);
     return false;
+  }
+
+  /**
+   * The fast path for a request the app has set nothing on yet (app.ts): when the answer of `etag` is held and
+   * was sent before for this `Accept-Encoding` (undefined: none), sends it again as it went, head and body in
+   * one writeHead and one end, and counts it as any hit (true). Else nothing is sent (false). The caller leaves
+   * to the usual way what a held answer does not answer alike: `If-None-Match` (304) and `Range`.
+   */
+  replay(res: ServerResponse, etag: string, acceptEncoding: string | undefined): boolean {
+    const hit = this.#held.get(etag);
+    const wire = hit?.wire?.get(acceptEncoding ?? '');
+    if (!wire) return false;
+    this.#count(etag);
+    this.#held.delete(etag); // most recently used goes last
+    this.#held.set(etag, hit!);
+    this.hits++;
+    this.replayed++;
+    res.writeHead(wire.status, wire.head);
+    // HEAD too: node sends no body for HEAD; the head is GET's, its Content-Length included
+    res.end(wire.body);
+    return true;
+  }
+
+  /**
+   * Keeps how a held answer just went out whole to a GET (head and body, sent at once: up to HOLD_BYTES, which
+   * compression.ts compresses on the event loop), for replay. Whatever the usual way set (the common headers,
+   * `Vary`, the coding's ETag and length) is read back from the response as sent, so a replay is that answer.
+   */
+  #keepWire(req: IncomingMessage, res: ServerResponse, hit: Held): void {
+    // sent, head and body: compression.ts reports headersSent while it holds a head, so the head itself is asked
+    if (res.destroyed || !res.writableEnded || !(Reflect.get(Object.getPrototypeOf(res) as object, 'headersSent', res) as boolean)) return;
+    const ae = req.headers['accept-encoding'] ?? '';
+    if (hit.wire?.has(ae) || (hit.wire?.size ?? 0) >= WIRE_PER_ANSWER || this.#wireForms >= WIRE_FORMS_MAX) return;
+    const coding = res.getHeader('Content-Encoding');
+    let body: Buffer = hit.body;
+    if (coding !== undefined) {
+      // the same Buffer the compressor sent: compressWholeOnce keeps one per held body and coding
+      const made = compressWholeOnce(String(coding) as Coding, hit.body);
+      if (!Buffer.isBuffer(made)) return;
+      body = made;
+    }
+    const head: string[] = [];
+    // the names as they were set (node has getRawHeaderNames since 15.13; @types/node leaves it out)
+    for (const name of (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
+      const v = res.getHeader(name);
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const x of v) head.push(name, x);
+      else head.push(name, String(v));
+    }
+    (hit.wire ??= new Map()).set(ae, { status: res.statusCode, head, body });
+    this.#wireForms++;
+  }
+
+  /** Wire forms kept now, over all held answers. */
+  get wireForms(): number {
+    return this.#wireForms;
   }
 
   /** How often `etag` was asked for (within the counts' memory). */
@@ -208,10 +303,12 @@ export class AnswerCache {
     if (old) {
       this.#held.delete(etag);
       this.#bytes -= old.body.length;
+      this.#wireForms -= old.wire?.size ?? 0;
     }
     for (const [k, v] of victims) {
       this.#held.delete(k);
       this.#bytes -= v.body.length;
+      this.#wireForms -= v.wire?.size ?? 0;
     }
     this.#held.set(etag, held);
     this.#bytes += held.body.length;
@@ -273,7 +370,7 @@ export class AnswerCache {
         const all: OutgoingHttpHeaders = {};
         for (const [k, v] of Object.entries(res.getHeaders())) if (v !== undefined && !WIRE_HEADERS.has(k)) all[k] = v;
         for (const [k, v] of Object.entries((h ?? {}) as OutgoingHttpHeaders)) if (v !== undefined && !WIRE_HEADERS.has(k.toLowerCase())) all[k.toLowerCase()] = v;
-        if (compressibleType(all['content-type'] as string | undefined)) {
+        if (compressibleType(all['content-type'] as string | undefined) || treeFiles.has(res)) {
           headers = {};
           for (const [k, v] of Object.entries(all)) if (String(before[k]) !== String(v)) headers[k] = v;
           // a header removed by the handler could not be removed again from the held form: not held

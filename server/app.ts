@@ -17,7 +17,7 @@ import { handleTimeseries, timeseriesMethods, type TimeseriesOptions } from './t
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { sendBytes, sendError, trySendFile } from './respond.ts';
 import { buildHistory } from './changes-handler.ts';
-import { applyBaseHeaders, applyCommonHeaders, BASE_HEADERS, forgetCaching } from './http-cache.ts';
+import { applyBaseHeaders, applyCommonHeaders, BASE_HEADERS, etagOf, forgetCaching } from './http-cache.ts';
 import { compressAnswers } from './compression.ts';
 import { AnswerCache } from './answer-cache.ts';
 import type { ServedBuild } from './served-build.ts';
@@ -139,6 +139,7 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
   const server = createServer((req, res) => {
     metrics.observe(req, res);
     const build = getBuild();
+    if (build && answers && replayHeld(req, res, build, answers)) return;
     compressAnswers(req, res);
     if (answerOps(req, res, build, metrics)) return;
     if (!build) {
@@ -172,6 +173,19 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
   if (own) server.on('close', () => void ts.renderer.close());
   server.on('close', () => metrics.close());
   return Object.assign(server, { metrics, answers });
+}
+
+/**
+ * The fast path (issue 18, the small-file path): a GET or HEAD whose answer is held and went out before in the
+ * same `Accept-Encoding` is sent again as it went (answer-cache.ts replay): one writeHead with every header
+ * prebuilt, one end, before any header is set one by one or any wrapper is put on the response. `If-None-Match`
+ * (a 304, with the ETag the client sent) and `Range` go the usual way. /healthz and /metrics are never held.
+ */
+function replayHeld(req: IncomingMessage, res: ServerResponse, build: ServedBuild, answers: AnswerCache): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const h = req.headers;
+  if (h['if-none-match'] !== undefined || h.range !== undefined) return false;
+  return answers.replay(res, etagOf(build.tag, req), h['accept-encoding']);
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, build: ServedBuild, options: AppOptions, ts: TimeseriesOptions): Promise<void> {

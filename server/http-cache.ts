@@ -31,8 +31,32 @@ export const BASE_HEADERS: Record<string, string> = { 'Access-Control-Allow-Orig
 export function etagOf(buildTag: string, req: IncomingMessage): string {
   const language = isTimeseriesTarget(req.url) ? req.headers['accept-language'] : undefined;
   const key = `${req.url ?? '/'}\n${req.headers.accept ?? ''}${language ? `\n${language}` : ''}`;
-  return `"${buildTag}-${createHash('sha1').update(key).digest('base64url').slice(0, 16)}"`;
+  const memoKey = `${buildTag}\n${key}`;
+  const known = etagMemo.get(memoKey);
+  if (known !== undefined) return known;
+  const etag = `"${buildTag}-${createHash('sha1').update(key).digest('base64url').slice(0, 16)}"`;
+  if (memoKey.length <= ETAG_MEMO_KEY_MAX) {
+    if (etagMemoChars + memoKey.length > ETAG_MEMO_CHARS) {
+      etagMemo.clear();
+      etagMemoChars = 0;
+    }
+    etagMemo.set(memoKey, etag);
+    etagMemoChars += memoKey.length;
+  }
+  return etag;
 }
+
+/**
+ * ETags made before, by build tag and request (etagOf's hash input): a repeated request (the static files, a
+ * popular query) costs a lookup instead of a SHA-1 (issue 18, the small-file path). Bounded by the keys'
+ * characters (ETAG_MEMO_CHARS, a few MB); when full it starts again empty. Keys longer than ETAG_MEMO_KEY_MAX (a
+ * crawler's odd URLs) are hashed each time and not kept. A new build's tag makes new keys; the old build's go
+ * at the next emptying.
+ */
+const etagMemo = new Map<string, string>();
+let etagMemoChars = 0;
+export const ETAG_MEMO_CHARS = 4 * 1024 * 1024;
+export const ETAG_MEMO_KEY_MAX = 1024;
 
 /**
  * The ETag an `If-None-Match` header matches (weak comparison): `etag` itself or `etag` in a content coding

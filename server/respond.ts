@@ -10,6 +10,7 @@ import { forgetCaching } from './http-cache.ts';
 import { identityAnswer } from './compression.ts';
 import { ifRangeAllows, rangeAnswer } from '../core/http/range.ts';
 import { youngGarbage } from './young-garbage.ts';
+import { heldWhateverType } from './answer-cache.ts';
 
 export const API_HEADERS = { 'Access-Control-Allow-Origin': '*' };
 
@@ -169,12 +170,14 @@ export async function trySendFile(req: IncomingMessage, res: ServerResponse, pat
     return true;
   }
   if (hit) {
+    heldWhateverType(res);
     sendBytes(req, res, contentType, hit, status, headers);
     return true;
   }
   if (size <= CACHE_FILE_MAX) {
     const bytes = await fh!.readFile().finally(() => fh!.close());
     remember(path, bytes);
+    heldWhateverType(res);
     sendBytes(req, res, contentType, bytes, status, headers);
     return true;
   }

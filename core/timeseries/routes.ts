@@ -125,8 +125,10 @@ export const TIMESERIES_ROUTES: { method: 'GET' | 'POST'; path: string; descript
 
 /** Whether a request target (`/api/v1/stations?x=1`) is on the API's paths. */
 export function isTimeseriesTarget(target: string | undefined): boolean {
-  const path = (target ?? '').split('?')[0]!;
-  return path === TIMESERIES_PREFIX || path.startsWith(`${TIMESERIES_PREFIX}/`);
+  // the path (before any `?`) is the prefix or under it; read in place, as every request asks it (no split)
+  if (target === undefined || !target.startsWith(TIMESERIES_PREFIX)) return false;
+  const next = target.charCodeAt(TIMESERIES_PREFIX.length);
+  return Number.isNaN(next) || next === 0x2f /* / */ || next === 0x3f /* ? */;
 }
 
 function segment(raw: string): string | undefined {

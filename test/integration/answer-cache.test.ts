@@ -79,6 +79,52 @@ describe('an endpoint holding answers', () => {
     }
   });
 
+  test.each([
+    ['a tree file', '/radarnet/mirror/v3/radars', 'demoBuild'],
+    ['a docs page', '/docs/radar/', 'demoBuild'],
+    ['a pre-rendered chart (PNG: a file of the tree, held whatever its type)', '/api/v1/timeseries/ts_koeln_rhein_water_level/lastWeek', 'tsBuild'],
+  ] as const)('%s: from the third request on, sent again as it went (replay): the same status, headers and bytes, in each coding; HEAD, 304 and Range go their way', async (_, path, buildName) => {
+    const e = buildName === 'demoBuild' ? s : await startEndpoint(inject(buildName), { watchMs: 0 });
+    try {
+      const cache = e.server.answers!;
+      for (const coding of [undefined, 'zstd', 'gzip, br']) {
+        const headers: Record<string, string> = coding ? { 'Accept-Encoding': coding } : {};
+        const first = await raw(e.url, path, { headers });
+        const second = await raw(e.url, path, { headers });
+        const [replayed, hits] = [cache.replayed, cache.hits];
+        const third = await raw(e.url, path, { headers });
+        expect(cache.replayed, `${path} ${coding}`).toBe(replayed + 1);
+        // a replay is a hit as any other (the metrics count it)
+        expect(cache.hits).toBe(hits + 1);
+        for (const r of [first, second, third]) expect(r.status).toBe(200);
+        expect(answerHeaders(third.headers)).toEqual(answerHeaders(second.headers));
+        expect(answerHeaders(third.headers)).toEqual(answerHeaders(first.headers));
+        expect(third.body.equals(second.body)).toBe(true);
+        expect(Number(third.headers['content-length'])).toBe(third.body.length);
+        expect(third.headers.date).toBeDefined();
+        const head = await raw(e.url, path, { method: 'HEAD', headers });
+        expect(cache.replayed).toBe(replayed + 2);
+        expect(head.body.length).toBe(0);
+        expect(answerHeaders(head.headers)).toEqual(answerHeaders(third.headers));
+        expect(head.headers['content-length']).toBe(third.headers['content-length']);
+        // a validator or a range is not replayed: 304 with the ETag sent, 206 of the file's bytes
+        const notModified = await raw(e.url, path, { headers: { ...headers, 'If-None-Match': String(third.headers.etag) } });
+        expect(notModified.status).toBe(304);
+        expect(notModified.headers.etag).toBe(third.headers.etag);
+        expect(cache.replayed).toBe(replayed + 2);
+      }
+      expect(cache.wireForms).toBeGreaterThan(0);
+      if (path.startsWith('/docs/')) {
+        const part = await raw(e.url, path, { headers: { Range: 'bytes=0-9' } });
+        expect(part.status).toBe(206);
+        expect(part.body.length).toBe(10);
+        expect(part.headers['content-range']).toMatch(/^bytes 0-9\/\d+$/);
+      }
+    } finally {
+      if (e !== s) await e.close();
+    }
+  });
+
   test('Accept names a different answer: each is held apart', async () => {
     const first = JSON.parse((await raw(s.url, '/radarnet/mirror/v3/radars')).body.toString()) as { id: number }[];
     const path = `/radarnet/mirror/v3/radars/${first[0]!.id}`;

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { AGE_MIN, AnswerCache } from '../../server/answer-cache.ts';
+import { AGE_MIN, AnswerCache, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
 
 /** A GET answered from `cache` or, on a miss, by writing `size` bytes of text; true on a hit. */
 function ask(cache: AnswerCache, key: string, size: number): boolean {
@@ -81,5 +81,66 @@ describe('the held-answer cache past its budget', () => {
     // after three halvings or more: 50 → 6 at most, and never asked again
     expect(cache.countOf('old0')).toBeLessThanOrEqual(6);
     expect(cache.size).toBe(10);
+  });
+});
+
+/** A response stand-in as node leaves it once sent: its head written (headersSent), ended, its headers readable. */
+function sentResponse(headers: Record<string, string | number>) {
+  const proto = Object.create(null, { headersSent: { get: () => true } }) as object;
+  const written: { status?: number; head?: unknown; body?: unknown } = {};
+  const res = Object.assign(Object.create(proto) as object, {
+    destroyed: false,
+    writableEnded: true,
+    statusCode: 200,
+    getHeader: (k: string) => headers[k],
+    getHeaders: () => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+    getRawHeaderNames: () => Object.keys(headers),
+    writeHead(status: number, head: unknown) {
+      written.status = status;
+      written.head = head;
+      return this;
+    },
+    write: () => true,
+    end(body?: unknown) {
+      written.body = body;
+      return this;
+    },
+    once() {
+      return this;
+    },
+  }) as unknown as ServerResponse;
+  return { res, written };
+}
+
+describe('answers sent again as they went (replay)', () => {
+  test('a held answer sent whole to a GET is kept as sent per Accept-Encoding, at most WIRE_PER_ANSWER forms; replayed as a hit; gone with its answer', () => {
+    const cache = new AnswerCache(3_000, 2_000);
+    ask(cache, 'a', 1000);
+    const head = { 'Content-Type': 'application/json', ETag: 'a', 'Content-Length': 1000, Vary: 'Accept, Accept-Encoding' };
+    // nothing to replay before a GET went out from the held answer
+    expect(cache.replay(sentResponse(head).res, 'a', undefined)).toBe(false);
+    const codings = Array.from({ length: WIRE_PER_ANSWER + 2 }, (_, i) => (i === 0 ? undefined : `coding-${i}`));
+    for (const ae of codings) {
+      const req = { method: 'GET', headers: ae ? { 'accept-encoding': ae } : {} } as unknown as IncomingMessage;
+      expect(cache.answer(req, sentResponse(head).res, 'a')).toBe(true);
+    }
+    expect(cache.wireForms).toBe(WIRE_PER_ANSWER);
+    // a HEAD keeps nothing (its body never went out)
+    expect(cache.answer({ method: 'HEAD', headers: { 'accept-encoding': 'other' } } as unknown as IncomingMessage, sentResponse(head).res, 'a')).toBe(true);
+    expect(cache.wireForms).toBe(WIRE_PER_ANSWER);
+    const hits = cache.hits;
+    const again = sentResponse({});
+    expect(cache.replay(again.res, 'a', undefined)).toBe(true);
+    expect(cache.hits).toBe(hits + 1);
+    expect(cache.replayed).toBe(1);
+    expect(again.written.status).toBe(200);
+    expect(again.written.head).toEqual(['Content-Type', 'application/json', 'ETag', 'a', 'Content-Length', '1000', 'Vary', 'Accept, Accept-Encoding']);
+    expect(Buffer.isBuffer(again.written.body) && (again.written.body as Buffer).length).toBe(1000);
+    // an Accept-Encoding past the forms kept is not replayed (the usual way answers it)
+    expect(cache.replay(sentResponse({}).res, 'a', `coding-${WIRE_PER_ANSWER + 1}`)).toBe(false);
+    // the answer put out by others asked for more often: its forms go with it
+    for (let r = 0; r < 20; r++) for (const k of ['b', 'c', 'd']) ask(cache, k, 1000);
+    expect(cache.replay(sentResponse({}).res, 'a', undefined)).toBe(false);
+    expect(cache.wireForms).toBe(0);
   });
 });

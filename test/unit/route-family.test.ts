@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { routeFamily } from '../../core/http/route-family.ts';
+import { isTimeseriesTarget } from '../../core/timeseries/routes.ts';
 
 describe('route families of the metrics', () => {
   test.each([
@@ -22,5 +23,22 @@ describe('route families of the metrics', () => {
     ['/no/such/path/at/all', 'site'],
   ])('%s is %s', (path, family) => {
     expect(routeFamily(path)).toBe(family);
+  });
+});
+
+describe('isTimeseriesTarget: a request target (path and query) under the Timeseries API', () => {
+  test.each([
+    ['/api/v1', true],
+    ['/api/v1/', true],
+    ['/api/v1?locale=de', true],
+    ['/api/v1/stations?expanded=true', true],
+    ['/api/v10', false],
+    ['/api/v1x/stations', false],
+    ['/api', false],
+    ['/radarnet/mirror/v3/radars?x=/api/v1/', false],
+    ['', false],
+    [undefined, false],
+  ] as const)('%s: %s', (target, expected) => {
+    expect(isTimeseriesTarget(target)).toBe(expected);
   });
 });
