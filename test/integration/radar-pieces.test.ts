@@ -5,7 +5,12 @@
  * the bytes are those of the query streamed, in every format, with the other filters, whatever the pieces; the
  * first answer of a fresh endpoint is the answer a warm one gives.
  */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { build } from '../../build-scripts/build.ts';
+import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
+import { TEST_TMP } from '../helpers/paths.ts';
 import { answerPlan } from '../../core/radar/answer-plan.ts';
 import { parseRadarParams } from '../../core/radar/params.ts';
 import { WHOLE_MAX_ROWS, type RadarRows } from '../../core/radar/queries.ts';
@@ -112,4 +117,38 @@ describe('a fresh endpoint', () => {
       await warm.close();
     }
   });
+});
+
+describe('a hot swap', () => {
+  const dir = join(TEST_TMP, `pieces-swap-${process.pid}`);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  test("the rows per radar are the new build's once it is served, read before it is, and its answers follow them", async () => {
+    const out = join(dir, 'dist');
+    await build({ snapshot: inject('demoSnapshot'), out, quiet: true, dbOnly: true, history: false });
+    const s = await startEndpoint(out, { watchMs: 50 });
+    try {
+      const old = s.build;
+      const counts = (b: typeof old) => Object.fromEntries(b.radar!.facts.radarRows!['transferred_x']!.byRadar);
+      const before = counts(old);
+      const code = Object.entries(before).sort((a, b) => b[1] - a[1])[0]![0];
+      const path = `${R}/transferred/files?radar_code=${code}`;
+      const oldAnswer = JSON.parse((await get(s.url, path)).text) as unknown[];
+      expect(oldAnswer.length).toBe(before[code]);
+      // a snapshot of one more day, built into the same output while the endpoint serves the old one
+      const next = join(dir, 'snapshot-next');
+      await writeDemoSnapshot({ from: '2024-03-01', days: 3, seed: 7, out: next, apis: ['radarnet-mirror-v3'], log: () => {} });
+      await build({ snapshot: next, out, quiet: true, dbOnly: true, history: false });
+      const deadline = Date.now() + 20_000;
+      while (s.build === old && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(s.build).not.toBe(old);
+      // the served build's own counts, read when it was opened (before it answered anything)
+      const after = counts(s.build);
+      expect(after[code]).toBeGreaterThan(before[code]!);
+      const newAnswer = JSON.parse((await get(s.url, path)).text) as unknown[];
+      expect(newAnswer.length).toBe(after[code]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
 });
