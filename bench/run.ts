@@ -5,6 +5,7 @@
  *   [--variants now,floor,...] (tail: the ways to run the endpoint compared, bench/tail.ts VARIANTS; all by default)
  *   timeseries-append runs only when named: the daily append of a network ×1 (small) or ×10 (full) over N days
  *   [--scenarios crash,one-hour,mixed,slow] [--rounds 5] (overload: the parts to run, all by default; rounds of 1×, 2×, 4× per goodput scenario)
+ *   fresh-endpoint runs only when named: a fresh endpoint's first radar answers, [--baseline REF] [--rounds 3] (bench/fresh-endpoint.ts)
  * npm run soak (the 10-minute soak alone)
  * npm run bench -- --only static-vs-nginx [--seconds 10] [--baseline main]   (wrk's runs; the endpoint of REF beside this one on the small files)
  * npm run bench -- --only timeseries-scale [--series-factor 1] [--days 3700] [--ts-from 2016-01-01] [--runs 90] [--baseline main]
@@ -35,6 +36,7 @@ import { runStaticVsNginx } from './static-vs-nginx.ts';
 import { indexSummary, runPostgresBench, SNAPCAT_WORKERS } from './postgres.ts';
 import { BENCH_SETTINGS } from './lib/postgres.ts';
 import { runTailBench, summary as tailSummary, VARIANTS } from './tail.ts';
+import { mid, RADARS, runFreshEndpointBench, type FreshFigures } from './fresh-endpoint.ts';
 import { describeDiagnosis } from './lib/endpoint-diagnosis.ts';
 import { benchIncremental } from './incremental.ts';
 import { benchChanges } from './changes.ts';
@@ -360,6 +362,19 @@ if (only?.includes('timeseries-scale')) {
   }
   for (const [query, f] of Object.entries(r.stages)) row(`where the time goes, ${query}: each stage alone in the bench's process (this checkout), CPU ms a run`, Object.entries(f).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', '), '');
   row('endpoint resident memory (supervisor and worker), before the first request → after the last', `${r.rssStartMb.toFixed(0)} → **${r.rssEndMb.toFixed(0)} MB** (the pairs file stays on disk and in the page cache)${r.baseline ? `; before (${r.baseline.sha}): ${r.baseline.rssStartMb.toFixed(0)} → ${r.baseline.rssEndMb.toFixed(0)} MB` : ''}`, 'flat');
+}
+if (only?.includes('fresh-endpoint')) {
+  const r = await runFreshEndpointBench({ rounds: Number(values.rounds ?? 3), ...(values.baseline ? { baseline: values.baseline } : {}), log: (l) => console.error(l) });
+  const load = loadavg().map((x) => x.toFixed(1)).join(', ');
+  row('machine', `**shared and loaded**: load average ${loadAtStart} at the start, ${load} at the end (\`uptime\`); figures are medians over ${r.rounds} rounds${r.baseline ? `, the baseline's endpoint taking turns with this one's` : ''}`, '');
+  const sides: [string, FreshFigures[]][] = [['this checkout', r.current], ...(r.baseline ? [[`before (${r.baseline.sha})`, r.baseline.figures] as [string, FreshFigures[]]] : [])];
+  const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+  const ratio = (f: (x: FreshFigures) => number) => (r.baseline ? ` (**×${(mid(r.current, f) / mid(r.baseline.figures, f)).toFixed(2)}** of before)` : '');
+  for (const [name, fs] of sides) {
+    const per = RADARS.map((c, i) => `${c} ${mid(fs, (x) => x.cold[i]!).toFixed(0)}/${mid(fs, (x) => x.warm[i]!).toFixed(0)}`).join(', ');
+    row(`${name}: spawn to serving; the twelve radars' radar_code + distinct on /transferred/files, one at a time on a fresh endpoint (one worker): first answer / the same query again (another ETag), ms`, `start ${mid(fs, (x) => x.startMs).toFixed(0)} ms; first answers ${mid(fs, (x) => sum(x.cold)).toFixed(0)} ms in all${fs === r.current ? ratio((x) => sum(x.cold)) : ''}, again ${mid(fs, (x) => sum(x.warm)).toFixed(0)} ms${fs === r.current ? ratio((x) => sum(x.warm)) : ''}; sas (11,908 rows) ${mid(fs, (x) => x.cold[1]!).toFixed(0)} ms${fs === r.current ? ratio((x) => x.cold[1]!) : ''}; ${per}`, '');
+    row(`${name}: 8 clients × 36 requests over the twelve answers on a fresh endpoint whose held-answer budget the expanded one-day answers filled (800 requests)`, `longest ${mid(fs, (x) => x.crowd.longestMs).toFixed(0)} ms${fs === r.current ? ratio((x) => x.crowd.longestMs) : ''}, 95th percentile ${mid(fs, (x) => x.crowd.p95Ms).toFixed(0)} ms${fs === r.current ? ratio((x) => x.crowd.p95Ms) : ''}; misses (queries) ${mid(fs, (x) => x.crowd.misses)}, declined ${mid(fs, (x) => x.crowd.declined)}, waited ${mid(fs, (x) => x.crowd.waited)}`, '');
+  }
 }
 // issue 23 beside PostgreSQL: generates, builds and loads its data once (minutes to hours by size), so only when named
 if (only?.includes('timeseries-postgres')) {

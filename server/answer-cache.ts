@@ -32,9 +32,13 @@
  *   repeats.
  * - One request makes an answer, the others wait for it (nginx's `proxy_cache_lock`): a GET that misses while
  *   another request is making the answer of the same ETag (one that may be held) waits for that one to end, up to
- *   MAKING_WAIT_MS, and is then answered from memory, or, if it was not held, made as any other. A crowd asking
- *   for the same answer at once (16 clients starting on 12 radars' answers: issue 18) makes it once, not once per
- *   client, each a query and a place in the connection queue.
+ *   MAKING_WAIT_MS, and is then sent the answer that one made, held or not (declined past the budget, it is let
+ *   go once they have it); only an answer not made whole (an error, over ENTRY_MAX, cut short, or past the wait)
+ *   is made again, by each. A crowd asking for the same answer at once (16 clients starting on 12 radars'
+ *   answers: issue 18) makes it once, not once per client, each a query and a place in the connection queue.
+ *   Those waiting are counted as they arrive, so the crowd counts in the answer's admission (issue 18: counted
+ *   only once answered, a crowd's answers were declined while the budget held another query's, and each waiter
+ *   made them again: 91 not held, the p99 of the round).
  * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -102,6 +106,14 @@ export function heldWhateverType(res: ServerResponse): void {
   treeFiles.add(res);
 }
 
+/** An answer being made: settles when its making ends; `made` is the answer if it was made whole. */
+interface Making {
+  done: Promise<void>;
+  /** Requests waiting for it. */
+  waiters: number;
+  made?: Held;
+}
+
 type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
 type End = (chunk?: unknown, encoding?: unknown, cb?: unknown) => ServerResponse;
 
@@ -121,8 +133,11 @@ export class AnswerCache {
   declined = 0;
   /** Requests that waited for another one making the same answer. */
   waited = 0;
-  /** Answers being made now by a request whose answer may be held: their ends, for those asking the same. */
-  readonly #making = new Map<string, { done: Promise<void> }>();
+  /**
+   * Answers being made now by a request whose answer may be held: their ends, for those asking the same, and the
+   * answer once made whole (`made`, held or not), which those waiting for it are sent.
+   */
+  readonly #making = new Map<string, Making>();
   hits = 0;
   misses = 0;
   /** Hits sent again as they went (replay), a part of `hits`. */
@@ -148,18 +163,27 @@ export class AnswerCache {
 
   /**
    * When another request is making the answer of `etag` now (and it may be held): a promise that settles when it
-   * ends, or after MAKING_WAIT_MS at the most; then ask `answer` again. Undefined when there is none to wait for.
+   * ends, or after MAKING_WAIT_MS at the most, with the answer it made (held or not; undefined if it made none
+   * whole); then call `answer` with it. Undefined when there is none to wait for.
+   *
+   * A request that waits is counted now, as it arrives, not once it is answered: the answer's admission (past
+   * the budget) is decided when its making ends, and a crowd waiting for it then has asked for it. Counted only
+   * when it came back, a crowd's answer was declined while the budget held answers asked for more often before
+   * (issue 18: 91 radar answers not held in the round after the expanded query), and each of its waiters made
+   * the answer again.
    */
-  making(etag: string): Promise<void> | undefined {
+  making(etag: string): Promise<Held | undefined> | undefined {
     const m = this.#making.get(etag);
     if (!m) return undefined;
     this.waited++;
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, MAKING_WAIT_MS);
+    m.waiters++;
+    this.#count(etag);
+    return new Promise<Held | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), MAKING_WAIT_MS);
       timer.unref();
       void m.done.then(() => {
         clearTimeout(timer);
-        resolve();
+        resolve(m.made);
       });
     });
   }
@@ -170,12 +194,17 @@ export class AnswerCache {
    * handler writes; `res` may already be wrapped by the compressor (compression.ts), which then sees the held
    * body as any other.
    */
-  answer(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
-    this.#count(etag);
-    const hit = this.#held.get(etag);
-    if (hit) {
+  answer(req: IncomingMessage, res: ServerResponse, etag: string, waited?: { made: Held | undefined }): boolean {
+    // a request that waited for the making (making()) was counted then
+    if (!waited) this.#count(etag);
+    const held = this.#held.get(etag);
+    if (held) {
       this.#held.delete(etag); // most recently used goes last
-      this.#held.set(etag, hit);
+      this.#held.set(etag, held);
+    }
+    // not held (declined, or put out since): the answer the request waited for, made for it as for the others
+    const hit = held ?? waited?.made;
+    if (hit) {
       this.hits++;
       res.writeHead(hit.status, { ...hit.headers, 'Content-Length': hit.body.length });
       // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
@@ -322,9 +351,10 @@ export class AnswerCache {
   #capture(res: ServerResponse, etag: string): void {
     // those asking for the same answer meanwhile wait for this one (making), until it is held or will not be
     let made = () => undefined as void;
+    let making: Making | undefined;
     if (!this.#making.has(etag)) {
       let settle!: () => void;
-      const m = { done: new Promise<void>((r) => (settle = r)) };
+      const m: Making = (making = { done: new Promise<void>((r) => (settle = r)), waiters: 0 });
       made = () => {
         if (this.#making.get(etag) !== m) return;
         this.#making.delete(etag);
@@ -408,9 +438,13 @@ export class AnswerCache {
       give();
       // an answer cut short never reaches end() whole: a destroyed response, or a head never written
       if (body && h && status === 200 && !res.destroyed) {
-        // not copied into one Buffer when it is not to be held
-        if (this.#room(etag, length)) this.#remember(etag, { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length) });
+        // not copied into one Buffer when it is neither to be held nor waited for
+        const room = this.#room(etag, length) !== undefined;
+        const held = room || (making?.waiters ?? 0) > 0 ? { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length) } : undefined;
+        if (room) this.#remember(etag, held!);
         else this.declined++;
+        // those waiting for it are sent it, held or not (then it is let go with them)
+        if (making && held) making.made = held;
       }
       made();
       return end.call(res, chunk, encoding, cb);

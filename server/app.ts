@@ -157,8 +157,8 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
       if (making) {
         build.inFlight++;
         res.once('close', () => build.inFlight--);
-        void making.then(() => {
-          if (!res.destroyed && !answers.answer(req, res, etag)) go();
+        void making.then((made) => {
+          if (!res.destroyed && !answers.answer(req, res, etag, { made })) go();
         });
         return;
       }

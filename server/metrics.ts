@@ -106,10 +106,10 @@ export class EndpointMetrics {
         launchesSeen = Math.max(launchesSeen, now);
       },
     });
-    lookups('hits', 'snapcat_answer_cache_hits_total', 'GET and HEAD requests answered from the answers held in memory');
+    lookups('hits', 'snapcat_answer_cache_hits_total', 'GET and HEAD requests answered from the answers held in memory, or sent the answer made while they waited for it');
     lookups('misses', 'snapcat_answer_cache_misses_total', 'GET and HEAD requests looked up in the answers held in memory and not found there');
     lookups('declined', 'snapcat_answer_cache_declined_total', 'Answers sent and not held: the budget was full of answers asked for as often or more');
-    lookups('waited', 'snapcat_answer_cache_waited_total', 'GET and HEAD requests that waited for another request making the same answer, then looked it up again');
+    lookups('waited', 'snapcat_answer_cache_waited_total', 'GET and HEAD requests that waited for another request making the same answer, then were sent it (or made it again if it was not made whole)');
     const spool = () => sources.spooler?.load ?? { open: 0, files: 0, memoryBytes: 0, diskBytes: 0, spilledBytes: 0 };
     new Gauge({
       name: 'snapcat_spool_answers',

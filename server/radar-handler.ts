@@ -24,6 +24,7 @@ import { holdsPrefix, treeFileRequest } from '../core/radar/static-tree.ts';
 import type { SqlFragment } from '../core/sql.ts';
 import { materializedJoinedBytes, streamJoinedBytes, type JoinedBatch } from '../lib/duckdb.ts';
 import type { ConnectionPool } from '../lib/duckdb-pool.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { Spooler, type Spool } from '../lib/spool.ts';
 import { API_HEADERS, redirect, sendBytes, sendText, treeFilePath, trySendFile, writePieces } from './respond.ts';
 import type { ServedBuild } from './served-build.ts';
@@ -132,6 +133,16 @@ async function carryOut(req: IncomingMessage, res: ServerResponse, plan: AnswerP
       return sendBytes(req, res, plan.contentType, residentBody(plan.texts, plan.rows, plan.frame), 200, download);
     case 'query':
       return streamQuery(req, res, plan, absent, build, download, spooler);
+    case 'pieces':
+      return sendQueryAnswer(req, res, build.radar!.pool, plan.query, {
+        bulk: false,
+        small: false,
+        pieces: plan.pieces,
+        frame: plan.frame,
+        spooler,
+        headers: { ...API_HEADERS, 'Content-Type': plan.contentType, ...download },
+        notFound: undefined,
+      });
   }
 }
 
@@ -152,6 +163,8 @@ interface QueryAnswer {
   bulk: boolean;
   /** Likely small (queries.ts likelySmall): read whole if it has at most WHOLE_MAX_ROWS rows. */
   small: boolean;
+  /** The answer in pieces, each read whole in turn (queries.ts radarPieces), instead of `q` streamed. */
+  pieces?: SqlFragment[];
   frame: BodyFrame;
   spooler: Spooler;
   headers: Record<string, string | number>;
@@ -181,7 +194,7 @@ async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: 
           if (a.notFound && !whole.some((b) => b.rows > 0)) throw a.notFound();
           return;
         }
-        const batches = streamJoinedBytes(conn, q, frame.separator, frame.terminator)[Symbol.asyncIterator]();
+        const batches = (a.pieces ? piecesJoinedBytes(conn, a.pieces, frame) : streamJoinedBytes(conn, q, frame.separator, frame.terminator))[Symbol.asyncIterator]();
         const first = await batches.next();
         if (a.notFound && (first.done || first.value.rows === 0)) throw a.notFound();
         // Slow clients' answers hold the spool's disk budget: an answer of more than one batch (DuckDB's chunk of
@@ -237,6 +250,19 @@ async function sendQueryAnswer(req: IncomingMessage, res: ServerResponse, pool: 
     await sending;
   } finally {
     await spool?.close();
+  }
+}
+
+/**
+ * An answer's pieces (queries.ts radarPieces), in order, each read whole (full chunks of 2,048 rows: a few trips
+ * through node's thread pool instead of one per 46 rows); a piece holding more than WHOLE_MAX_ROWS after all (its
+ * radar's rows crowd in it) is streamed instead. One piece's rows are held at a time.
+ */
+async function* piecesJoinedBytes(conn: DuckDBConnection, pieces: SqlFragment[], frame: BodyFrame): AsyncGenerator<JoinedBatch> {
+  for (const piece of pieces) {
+    const whole = await materializedJoinedBytes(conn, piece, WHOLE_MAX_ROWS, frame.separator, frame.terminator);
+    if (whole) yield* whole;
+    else yield* streamJoinedBytes(conn, piece, frame.separator, frame.terminator);
   }
 }
 

@@ -4,10 +4,10 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { all, streamKeyedText } from '../lib/duckdb.ts';
-import { NO_SELECTION, recordQuery, type CatalogueFacts } from '../core/radar/queries.ts';
+import { NO_SELECTION, recordQuery, type CatalogueFacts, type RadarRows } from '../core/radar/queries.ts';
 import { RESIDENT_MAX_ROWS, residentVariant, type ResidentColumns, type ResidentTable } from '../core/radar/resident.ts';
 import { RESOURCES, type Resource, type ResourceName } from '../core/radar/resources.ts';
-import { RADAR_ROUTES, type RadarRoute } from '../core/radar/routes.ts';
+import { RADAR_ROUTES, routeTable, type RadarRoute } from '../core/radar/routes.ts';
 import { routeVariants } from '../core/radar/static-tree.ts';
 import type { RecordFormat } from '../core/radar/record-sql.ts';
 
@@ -50,4 +50,26 @@ export async function loadResidentTables(conn: DuckDBConnection, facts: Catalogu
     tables[r.name] = table;
   }
   return tables;
+}
+
+/**
+ * Rows per radar of every table a route reads by radar (CatalogueFacts.radarRows: how a radar's answer is read,
+ * queries.ts radarPieces), one GROUP BY each; none for a partitioned catalogue (no stored order to cut in pieces).
+ * Reading the radar_code column also brings its blocks into DuckDB's buffers before the first request.
+ */
+export async function loadRadarRows(conn: DuckDBConnection, facts: CatalogueFacts): Promise<Partial<Record<string, RadarRows>>> {
+  if (facts.partitioned) return {};
+  const tables = new Set(RADAR_ROUTES.filter((rt) => rt.resource !== undefined && RESOURCES[rt.resource].radar).map(routeTable));
+  const out: Partial<Record<string, RadarRows>> = {};
+  for (const table of tables) {
+    const rows = await all(conn, `SELECT radar_code, count(*) AS n FROM ${table} GROUP BY radar_code`);
+    const byRadar = new Map<string, number>();
+    let total = 0;
+    for (const r of rows) {
+      total += Number(r['n']);
+      if (r['radar_code'] !== null) byRadar.set(String(r['radar_code']), Number(r['n']));
+    }
+    out[table] = { rows: total, byRadar };
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ import { loadCatalogue, TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 import { parseProfile, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 import type { ResidentTable } from '../core/radar/resident.ts';
 import type { ResourceName } from '../core/radar/resources.ts';
-import { loadResidentTables } from './resident-tables.ts';
+import { loadRadarRows, loadResidentTables } from './resident-tables.ts';
 import { loadChangeHistory } from './changes-handler.ts';
 
 export interface ServedBuild {
@@ -70,7 +70,8 @@ export async function openServedBuild(folder: string, poolSize = 4, limits: Pool
         assertNoHiveKeys(dirname(radarDb));
         await pool.withoutLimit((c) => run(c, `SET memory_limit = ${sqlString(PARTITIONED_BUFFERS)}`));
       }
-      build.radar = { pool, facts, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)), history: await loadChangeHistory(pool, folder) };
+      const radarRows = await pool.withoutLimit((c) => loadRadarRows(c, facts));
+      build.radar = { pool, facts: { ...facts, radarRows }, resident: await pool.withoutLimit((c) => loadResidentTables(c, facts)), history: await loadChangeHistory(pool, folder) };
     } catch (e) {
       pool.close();
       throw e;

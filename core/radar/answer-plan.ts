@@ -11,6 +11,8 @@
  * - `resident`: a small table answered from memory (resident.ts), rows picked by the filters' JS tests.
  * - `query`: the record query, read `whole` first (likely small: one id, one radar) or `streamed`, in the
  *   bulk lane when it reads much of its table.
+ * - `pieces`: one radar's answer known to be too large to read whole (queries.ts radarPieces): the record query
+ *   over ranges of rowids, each read whole in turn.
  * - `unavailable`: the build has no radar catalogue database.
  */
 import type { SqlFragment } from '../sql.ts';
@@ -21,10 +23,10 @@ import { bodyFrame, type BodyFrame } from './bodies.ts';
 import { downloadName } from './download-name.ts';
 import type { RadarParams } from './params.ts';
 import { needsLiveQuery } from './params.ts';
-import { isBulk, likelySmall, recordQuery, type CatalogueFacts } from './queries.ts';
+import { isBulk, likelySmall, radarPieces, recordQuery, type CatalogueFacts } from './queries.ts';
 import { residentCanAnswer, residentRows, residentVariant, type ResidentTable } from './resident.ts';
 import { RESOURCES, viewFields, type ResourceName } from './resources.ts';
-import { RADAR_PREFIX, routeFormats, type RadarPrefix, type RadarRoute } from './routes.ts';
+import { RADAR_PREFIX, routeFormats, routeTable, type RadarPrefix, type RadarRoute } from './routes.ts';
 import { holdsPrefix, routeVariants, staticFile, variantFor, type Variant } from './static-tree.ts';
 
 /** A request matched to a route: its prefix, the path after it, and its id (already read: plain decimal, in range). */
@@ -58,6 +60,8 @@ export interface RecordAnswer {
 export type LivePlan =
   | ({ kind: 'resident'; texts: (Buffer | null)[]; rows: number[] } & RecordAnswer)
   | ({ kind: 'query'; query: SqlFragment; mode: 'whole' | 'streamed'; bulk: boolean } & RecordAnswer)
+  /** One radar's answer too large to read whole: read whole piece by piece (queries.ts radarPieces), in order. */
+  | ({ kind: 'pieces'; query: SqlFragment; pieces: SqlFragment[] } & RecordAnswer)
   | { kind: 'unavailable' };
 
 export type AnswerPlan = Common &
@@ -95,8 +99,12 @@ function livePlan(req: PlanRequest, p: RadarParams, facts: PlanFacts): LivePlan 
     const rows = residentRows(table, p, req.id, facts.catalogue.maxDurationMs[resource.name] ?? 0);
     return { kind: 'resident', texts: table.texts[residentVariant(format, p.expanded)]!, rows, ...answer };
   }
-  const query = recordQuery({ route: req.route, format, expanded: p.expanded, selection: p, ...(req.id === undefined ? {} : { id: req.id }) }, facts.catalogue);
-  return { kind: 'query', query, mode: likelySmall(p, req.id) ? 'whole' : 'streamed', bulk: isBulk(p, req.id), ...answer };
+  const catalogue = facts.catalogue;
+  const base = { route: req.route, format, expanded: p.expanded, selection: p, ...(req.id === undefined ? {} : { id: req.id }) };
+  const query = recordQuery(base, catalogue);
+  const pieces = radarPieces(routeTable(req.route), p, req.id, catalogue);
+  if (Array.isArray(pieces)) return { kind: 'pieces', query, pieces: pieces.map((rowids) => recordQuery({ ...base, rowids }, catalogue)), ...answer };
+  return { kind: 'query', query, mode: pieces === 'whole' || likelySmall(p, req.id) ? 'whole' : 'streamed', bulk: isBulk(p, req.id), ...answer };
 }
 
 /** What answers a request for a route in a format with these parameters. */

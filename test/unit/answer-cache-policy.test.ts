@@ -8,29 +8,60 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { AGE_MIN, AnswerCache, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
 
-/** A GET answered from `cache` or, on a miss, by writing `size` bytes of text; true on a hit. */
-function ask(cache: AnswerCache, key: string, size: number): boolean {
-  const req = { method: 'GET' } as IncomingMessage;
+/** A stand-in response for `key`: records the body it is sent (`sent`). */
+function response(key: string): ServerResponse & { sent: Buffer[] } {
   const headers: Record<string, unknown> = { etag: key };
-  const res = {
+  const sent: Buffer[] = [];
+  return {
+    sent,
     destroyed: false,
     getHeaders: () => ({ ...headers }),
     writeHead(_status: number, h?: Record<string, unknown>) {
       Object.assign(headers, h ?? {});
       return this;
     },
-    write: () => true,
-    end() {
+    write: (b: Buffer) => (sent.push(b), true),
+    end(b?: Buffer) {
+      if (b) sent.push(b);
       return this;
     },
     once() {
       return this;
     },
-  } as unknown as ServerResponse;
-  if (cache.answer(req, res, key)) return true;
+  } as unknown as ServerResponse & { sent: Buffer[] };
+}
+
+const GET = { method: 'GET' } as IncomingMessage;
+
+/** A GET answered from `cache` or, on a miss, by writing `size` bytes of text; true on a hit. */
+function ask(cache: AnswerCache, key: string, size: number): boolean {
+  const res = response(key);
+  if (cache.answer(GET, res, key)) return true;
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.end(Buffer.alloc(size, 'x'));
   return false;
+}
+
+/**
+ * A crowd: one GET misses and makes the answer (`size` bytes of `fill`) while `waiting` more ask for it (the
+ * endpoint's order, server/app.ts: making(), then answer() with what was made). Whether each waiter was sent
+ * the made answer from memory, and the bytes each got.
+ */
+async function crowd(cache: AnswerCache, key: string, size: number, waiting: number, fill = 'y'): Promise<{ answered: boolean[]; bodies: Buffer[] }> {
+  const maker = response(key);
+  expect(cache.answer(GET, maker, key)).toBe(false);
+  const waits = Array.from({ length: waiting }, () => cache.making(key)!);
+  expect(waits.every((w) => w !== undefined)).toBe(true);
+  maker.writeHead(200, { 'Content-Type': 'application/json' });
+  maker.end(Buffer.alloc(size, fill));
+  const answered: boolean[] = [];
+  const bodies: Buffer[] = [Buffer.concat(maker.sent)];
+  for (const w of waits) {
+    const res = response(key);
+    answered.push(cache.answer(GET, res, key, { made: await w }));
+    bodies.push(Buffer.concat(res.sent));
+  }
+  return { answered, bodies };
 }
 
 describe('the held-answer cache past its budget', () => {
@@ -81,6 +112,42 @@ describe('the held-answer cache past its budget', () => {
     // after three halvings or more: 50 → 6 at most, and never asked again
     expect(cache.countOf('old0')).toBeLessThanOrEqual(6);
     expect(cache.size).toBe(10);
+  });
+
+  test('a crowd waiting for an answer counts in its admission as it arrives: with the budget full of answers asked for less often than by the crowd, the answer is held at once', async () => {
+    const cache = new AnswerCache(10_000, 4_000);
+    for (let r = 0; r < 3; r++) for (let i = 0; i < 10; i++) ask(cache, `old${i}`, 1000);
+    // one request makes it, seven wait: asked for 8 times, more than the 3 times of the least recently used
+    const { answered, bodies } = await crowd(cache, 'radar', 1000, 7);
+    expect(answered).toEqual(Array(7).fill(true));
+    for (const b of bodies) expect(b.equals(Buffer.alloc(1000, 'y'))).toBe(true);
+    expect(cache.declined).toBe(0);
+    expect(cache.countOf('radar')).toBe(8);
+    expect(ask(cache, 'radar', 1000)).toBe(true);
+    expect(cache.bytes).toBe(10_000);
+  });
+
+  test('an answer declined past the budget is still sent to those waiting for it, made once, and then let go', async () => {
+    const cache = new AnswerCache(10_000, 4_000);
+    for (let r = 0; r < 50; r++) for (let i = 0; i < 10; i++) ask(cache, `busy${i}`, 1000);
+    const hits = cache.hits;
+    const { answered, bodies } = await crowd(cache, 'rare', 1000, 3, 'z');
+    // the three waiters got the one answer made, from memory: no query each
+    expect(answered).toEqual([true, true, true]);
+    for (const b of bodies) expect(b.equals(Buffer.alloc(1000, 'z'))).toBe(true);
+    expect(cache.hits - hits).toBe(3);
+    expect(cache.declined).toBe(1);
+    // not held: the next request alone makes it again, and the held answers are as they were
+    expect(ask(cache, 'rare', 1000)).toBe(false);
+    expect(cache.size).toBe(10);
+    expect(cache.bytes).toBe(10_000);
+  });
+
+  test('an answer over the entry limit is not sent to those waiting: each makes its own', async () => {
+    const cache = new AnswerCache(10_000, 4_000);
+    const { answered } = await crowd(cache, 'huge', 5000, 2);
+    expect(answered).toEqual([false, false]);
+    expect(cache.size).toBe(0);
   });
 });
 

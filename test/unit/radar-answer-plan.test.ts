@@ -11,6 +11,7 @@ import type { ResidentTable } from '../../core/radar/resident.ts';
 import { RESOURCES } from '../../core/radar/resources.ts';
 import { BAS_PREFIX, RADAR_PREFIX, RADAR_ROUTES } from '../../core/radar/routes.ts';
 import { HttpError } from '../../core/http/errors.ts';
+import { WHOLE_MAX_ROWS } from '../../core/radar/queries.ts';
 
 const route = (path: string) => RADAR_ROUTES.find((r) => r.path === path)!;
 const params = (q = '') => parseRadarParams(new URLSearchParams(q));
@@ -81,6 +82,22 @@ describe('live answers', () => {
     expect(answerPlan(ask('/files'), params('timespan=2024-01-01/2024-03-01'), LIVE)).toMatchObject({ kind: 'query', mode: 'streamed', bulk: true });
     expect(answerPlan(ask('/files'), params('timespan=2024-01-01/2024-01-02'), LIVE)).toMatchObject({ kind: 'query', mode: 'streamed', bulk: false });
     expect(answerPlan(ask('/files'), params('distinct=true'), LIVE)).toMatchObject({ kind: 'query', mode: 'streamed', bulk: true });
+  });
+
+  test('one radar with its rows known: whole when they fit, else pieces of rowids covering the whole table in order; unknown or an id: as before', () => {
+    const facts = (sas: number): PlanFacts => ({ ...LIVE, catalogue: { maxDurationMs: {}, radarRows: { files_x: { rows: 100_000, byRadar: new Map([['sas', sas]]) } } } });
+    expect(answerPlan(ask('/files'), params('radar_code=sas&timespan=2024-01-01/2025-01-01'), facts(WHOLE_MAX_ROWS))).toMatchObject({ kind: 'query', mode: 'whole', bulk: false });
+    // a radar the table lacks: nothing to read, whole
+    expect(answerPlan(ask('/files'), params('radar_code=xyz'), facts(5))).toMatchObject({ kind: 'query', mode: 'whole' });
+    const plan = answerPlan(ask('/files'), params('radar_code=sas'), facts(WHOLE_MAX_ROWS * 2 + 1));
+    expect(plan.kind).toBe('pieces');
+    if (plan.kind !== 'pieces') return;
+    // 20,001 rows, 5,000 a piece: 5 pieces of 20,000 rowids, the last one open-ended
+    expect(plan.pieces.map((q) => [q.params['rowid_from'], q.params['rowid_to']])).toEqual([['0', '19999'], ['20000', '39999'], ['40000', '59999'], ['60000', '79999'], ['80000', undefined]]);
+    for (const q of plan.pieces) expect(q.sql).toMatch(/radar_code = \$radar_code.*rowid >= CAST\(\$rowid_from AS BIGINT\)/);
+    // an id, another table, a partitioned catalogue (no rows known): as before
+    expect(answerPlan(ask('/files/:id', 'json', 3n), params('radar_code=sas'), facts(WHOLE_MAX_ROWS * 3)).kind).toBe('query');
+    expect(answerPlan(ask('/transferred/files'), params('radar_code=sas'), facts(WHOLE_MAX_ROWS * 3))).toMatchObject({ kind: 'query', mode: 'whole' });
   });
 
   test('a download is named by the request', () => {
