@@ -38,6 +38,29 @@ export function allSeries(): SeriesMeta[] {
   return siteData('stations')?.series ?? [];
 }
 
+let byId: ReadonlyMap<string, SeriesMeta> | undefined;
+let byStation: ReadonlyMap<string, SeriesMeta[]> | undefined;
+
+/** Every timeseries by id (made once for all pages). */
+export function seriesById(): ReadonlyMap<string, SeriesMeta> {
+  byId ??= new Map(allSeries().map((s) => [s.id, s]));
+  return byId;
+}
+
+/** The timeseries of a station, in allSeries' order (the index made once for all pages, not a scan per page). */
+export function seriesAt(stationId: string): readonly SeriesMeta[] {
+  if (!byStation) {
+    const m = new Map<string, SeriesMeta[]>();
+    for (const s of allSeries()) {
+      const list = m.get(s.station.id);
+      if (list) list.push(s);
+      else m.set(s.station.id, [s]);
+    }
+    byStation = m;
+  }
+  return byStation.get(stationId) ?? [];
+}
+
 /** The week ending at the snapshot's instant: the timespan of the tree's getData files. */
 export function defaultSpan(): Timespan {
   return defaultTimespan(Date.parse(buildInfo().snapshot.taken_at));
