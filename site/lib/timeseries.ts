@@ -8,14 +8,12 @@
  * What the static tree does not hold (first value, status intervals, rendering hints: the live answer to
  * `?status_intervals=true&rendering_hints=true`) comes from site/lib/timeseries-extras.ts (the timeseries document).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { defaultTimespan, type Timespan } from '../../core/timeseries/timespan.ts';
 import { TIMESERIES_PREFIX } from '../../core/timeseries/routes.ts';
 import { staticFile } from '../../core/timeseries/static-tree.ts';
 import { PRERENDER_INTERVALS } from '../../core/snapshot/timeseries-config.ts';
 import type { SeriesMeta } from '../../core/site-data/stations.ts';
-import { buildFolder, buildInfo, siteData, treeHas, treeHref, treeList } from './data.ts';
+import { buildInfo, readTreeText, siteData, treeHas, treeHref, treeList } from './data.ts';
 
 export type { IdLabel, RefValueMeta, SeriesMeta } from '../../core/site-data/stations.ts';
 export { seriesPage, stationPage } from '../../core/site-data/stations.ts';
@@ -79,7 +77,7 @@ export function seriesData(id: string): SeriesData | undefined {
     const rel = staticFile(base, expanded);
     if (!treeHas(rel)) continue;
     // not kept: 276 files of 40 KB each are read once, by their page
-    const json = JSON.parse(readFileSync(join(buildFolder(), 'site', rel), 'utf8')) as Record<string, unknown>;
+    const json = JSON.parse(readTreeText(rel)) as Record<string, unknown>;
     const body = (Array.isArray(json['values']) ? json : json[id]) as { values?: TimeValue[]; extra?: { referenceValues?: Record<string, { values: TimeValue[] }> } } | undefined;
     if (!body?.values) continue;
     const refs: Record<string, TimeValue[]> = {};
