@@ -1,5 +1,5 @@
 /**
- * The site's inputs and their key (docs/site.md "Daily builds"): while Astro builds the pages, site/lib/data.ts
+ * The site's inputs and their key (docs/site-notes.md "Daily builds: what the site's pages read"): while Astro builds the pages, site/lib/data.ts
  * records every read of the build folder as a key (`build:<name>` a file beside build.json, `file:<rel>` a tree
  * file read whole, `has:<rel>` whether the tree holds a file, `bytes:<rel>` its size, `start:<max>:<rel>` its
  * first bytes, `files:<rel>` / `folders:<rel>` a folder's listing). The site's key is the SHA-256 of the code the
@@ -27,8 +27,12 @@ export interface SiteInputsRecord {
   digests?: string[];
 }
 
-/** The code the pages are made from: their sources, the shared core, the assets, the packages' versions and Node's. */
-const CODE = ['site', 'public', 'core', 'lib', 'astro.config.mjs', 'package-lock.json'];
+/**
+ * The code the pages are made from: their sources, the shared core, the assets, the packages' versions (and
+ * Node's, below). Nothing else of the repository reaches a page: test/unit/import-graph.test.ts keeps `site/`
+ * from importing `lib/`, `build-scripts/` and `server/`.
+ */
+const CODE = ['site', 'public', 'core', 'astro.config.mjs', 'package-lock.json'];
 
 const codeKeys = new Map<string, string>();
 
