@@ -99,18 +99,20 @@ export async function buildSite(opts: { buildFolder: string; quiet?: boolean; wr
       stopRecording();
     }
     took('astro');
+    // what the pages read, valued now, before anything of the folder changes (none recorded: a site whose pages
+    // read nothing of the build, or a recording that failed; either way no later build keeps these pages)
+    const sorted = [...inputs].sort();
+    const key = sorted.length > 0 ? siteKey(ROOT, folder, sorted, opts.writer) : undefined;
+    took('inputs');
     if (!opts.writer) forgetTreeState(folder);
     const files = opts.writer ? await placeSiteFilesWith(opts.writer, scratch, manifest) : await placeSiteFiles(scratch, siteDir, manifest);
     // pages changed in a finished tree: its manifest is made again from the files (tree-manifest.ts)
     if (!opts.writer) remakeTreeManifest(folder);
     took('place');
-    // what the pages read (none recorded: a site whose pages read nothing of the build, or a recording that
-    // failed; either way no later build may keep these pages without Astro)
-    if (inputs.size > 0) {
-      const sorted = [...inputs].sort();
+    if (key !== undefined) {
       const writer = opts.writer;
       const digests = writer ? files.map((rel) => writer.files.get(rel)?.md5 ?? '') : [];
-      const record: SiteInputsRecord = { key: siteKey(ROOT, folder, sorted, writer), inputs: sorted, files, ...(writer && digests.every((d) => d !== '') ? { digests } : {}) };
+      const record: SiteInputsRecord = { key, inputs: sorted, files, ...(writer && digests.every((d) => d !== '') ? { digests } : {}) };
       await writeFile(join(folder, SITE_INPUTS_FILE), JSON.stringify(record) + '\n');
     }
     took('inputs');
