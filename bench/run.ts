@@ -1,8 +1,10 @@
 /**
- * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,compress-whole,postgres,overload,soak,timeseries-scale,timeseries-append,timeseries-postgres] [--minutes 10] [--ram-disk]
+ * npm run bench -- [--scale small|full] [--only radar-build,radar-queries,incremental,changes,astro-pages,memory,timeseries,charts,site,static-vs-nginx,compression,compress-whole,postgres,overload,soak,timeseries-scale,timeseries-append,site-append,timeseries-postgres] [--minutes 10] [--ram-disk]
  *   [--days N] (incremental: the catalogue's days, default 30, or 90 with --scale full; timeseries-append: default 365)
  *   [--queries files-day,near,...] (postgres, tail: the queries to run, by short name (bench/postgres.ts QUERY_IDS); all by default)
  *   [--variants now,floor,...] (tail: the ways to run the endpoint compared, bench/tail.ts VARIANTS; all by default)
+ *   site-append runs only when named: the site step of a full build, a daily append and an unchanged rebuild
+ *   [--series-factor 10] [--days 3] [--baseline REF] (bench/site-append.ts)
  *   timeseries-append runs only when named: the daily append of a network ×1 (small) or ×10 (full) over N days
  *   [--scenarios crash,one-hour,mixed,slow] [--rounds 5] (overload: the parts to run, all by default; rounds of 1×, 2×, 4× per goodput scenario)
  *   fresh-endpoint runs only when named: a fresh endpoint's first radar answers, [--baseline REF] [--rounds 3] (bench/fresh-endpoint.ts)
@@ -41,6 +43,7 @@ import { describeDiagnosis } from './lib/endpoint-diagnosis.ts';
 import { benchIncremental } from './incremental.ts';
 import { benchChanges } from './changes.ts';
 import { benchTimeseriesAppend } from './timeseries-append.ts';
+import { benchSiteAppend } from './site-append.ts';
 import { runCompressionBench } from './compression.ts';
 import { runCompressWholeBench } from './compress-whole.ts';
 import { baselineRoot, runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
@@ -100,6 +103,22 @@ if (only?.includes('timeseries-append')) {
   row(`database-only build in full of ${a.observations.toLocaleString('en')} observations (demo network ×${factor}, ${days} days, fast values; observations as two files: the archive and the last day; no snapshot history in either build: its cost is the changes section's)`, cpu(a.full), '');
   row(`the same snapshot as a daily append over the build of the archive alone: ${a.lastDay.toLocaleString('en')} new observations, one new segment`, `${cpu(a.append)} = **${((a.append.seconds / a.full.seconds) * 100).toFixed(1)}%** of the full build's wall time, ${((a.append.cpuSeconds / a.full.cpuSeconds) * 100).toFixed(1)}% of its CPU`, '≤ 5%');
   row('phases (s): full / append', `${phase(a.full)} / ${phase(a.append)}`, '');
+}
+if (only?.includes('site-append')) {
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  const loadBefore = load();
+  const factor = Number(values['series-factor'] ?? 10);
+  const days = values.days ? Number(values.days) : 3;
+  const a = await benchSiteAppend({ factor, days, ...(values.baseline ? { baseline: values.baseline } : {}), log: (l) => console.error(l) });
+  const parts = (p: Record<string, number>) => Object.entries(p).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  row('load average (1, 5, 15 min) before → after: **a loaded, shared machine** (this run under nice 19 / ionice idle); compare the rows of this run with each other only', `${loadBefore} → ${load()}`, '');
+  for (const s of a.steps) {
+    row(`site step of the build: ${s.build} (demo network ×${factor}, ${days} days; ${s.pages} pages${s.pagesKept ? `, ${s.pagesKept} kept` : ''}; parts: ${parts(s.parts)})`, `**${s.siteSeconds.toFixed(1)} s** wall, ${s.siteCpuSeconds.toFixed(1)} CPU s (build ${s.seconds.toFixed(1)} s)`, s.build.startsWith('daily') ? '≤ 5 s' : '');
+  }
+  if (a.standalone) {
+    const { baseline: b, current: c } = a.standalone;
+    row(`\`npm run site\` of the same build by ${b.code} (before) / by this code: ${a.standalone.files} files, ${a.standalone.identical ? 'byte-identical' : '**differ**'}`, `${b.seconds.toFixed(1)} s wall, ${b.cpuSeconds.toFixed(1)} CPU s / **${c.seconds.toFixed(1)} s** wall, ${c.cpuSeconds.toFixed(1)} CPU s = ${((c.cpuSeconds / b.cpuSeconds) * 100).toFixed(0)}% of the CPU`, '');
+  }
 }
 if (only?.includes('changes')) {
   const loadBefore = loadavg();

@@ -47,6 +47,7 @@ import { AppendRejected } from './timeseries/timeseries-db.ts';
 import { tableReadSql } from './snapshot/files.ts';
 import { validateSnapshot } from './snapshot/validate.ts';
 import { buildSite as buildSiteNow } from './site.ts';
+import { SITE_INPUTS_FILE } from './lib/site-inputs.ts';
 import { openApiDocument, OPENAPI_PATH } from '../core/openapi/document.ts';
 import { nginxConfig } from './nginx-config.ts';
 import { writeDownloads } from './downloads.ts';
@@ -241,8 +242,13 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
           // DuckDB-WASM for the "Query in your browser" page (query-assets.ts)
           writeQueryAssets(writer);
           progress.begin('site: Astro');
-          const built = await buildSite({ buildFolder: dir, quiet: true, writer });
+          const built = await buildSite({ buildFolder: dir, quiet: true, writer, ...(previous && !(opts.full ?? false) ? { last: previous } : {}) });
           stats['site pages'] = built.pages;
+          stats['site pages kept'] = built.reused ? built.pages : 0;
+          for (const [part, s] of Object.entries(built.parts)) stats[`site ${part} seconds`] = s;
+        } else {
+          // a recycled folder's record of its older site, whose pages this build does not keep
+          await rm(join(dir, SITE_INPUTS_FILE), { force: true });
         }
         progress.begin('tree state');
         let manifest: ManifestResult | undefined;

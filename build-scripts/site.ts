@@ -13,14 +13,15 @@
  * replaces the pages of the last site build (listed in `<build>/site-files.json`). Telemetry is off and
  * nothing is fetched from the network.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { writeSiteData } from './site-data.ts';
 import { placeSiteFiles, placeSiteFilesWith, SITE_FILES_MANIFEST } from './lib/site-files.ts';
 import { forgetTreeState } from './lib/tree-state.ts';
 import { remakeTreeManifest } from './lib/tree-manifest.ts';
+import { readSiteInputs, recordInputs, SITE_INPUTS_FILE, siteKey, stopRecording, type SiteInputsRecord } from './lib/site-inputs.ts';
 import type { TreeWriter } from './lib/tree-writer.ts';
 
 /** The repository root: where astro.config.mjs, site/ and public/ are. */
@@ -30,6 +31,10 @@ export interface SiteResult {
   /** HTML pages placed. */
   pages: number;
   seconds: number;
+  /** True when the pages were the last build's, kept because none of their inputs changed (Astro did not run). */
+  reused: boolean;
+  /** Seconds of the step's parts: the pages' data, the inputs compared, Astro, the pages placed into the tree. */
+  parts: { data: number; inputs: number; astro: number; place: number };
 }
 
 const ENV_KEYS = ['SNAPCAT_BUILD', 'SNAPCAT_SITE_OUT', 'ASTRO_TELEMETRY_DISABLED', 'NODE_ENV'] as const;
@@ -37,8 +42,10 @@ const ENV_KEYS = ['SNAPCAT_BUILD', 'SNAPCAT_SITE_OUT', 'ASTRO_TELEMETRY_DISABLED
 /**
  * `writer`: the writer of a build in progress, which places the pages (and compares them with its base tree);
  * without one (`npm run site` on a finished build), the pages replace those of the last site build.
+ * `last`: with a writer, the build served when this one started: when the inputs its site-inputs.json lists
+ * have the same values in this build (site-inputs.ts), its pages are this build's too, and Astro does not run.
  */
-export async function buildSite(opts: { buildFolder: string; quiet?: boolean; writer?: TreeWriter }): Promise<SiteResult> {
+export async function buildSite(opts: { buildFolder: string; quiet?: boolean; writer?: TreeWriter; last?: string }): Promise<SiteResult> {
   const t0 = performance.now();
   const folder = await realpath(resolve(opts.buildFolder)).catch(() => {
     throw new Error(`no build folder at ${opts.buildFolder}: run npm run build first`);
@@ -55,21 +62,61 @@ export async function buildSite(opts: { buildFolder: string; quiet?: boolean; wr
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   process.env.SNAPCAT_BUILD = folder;
   process.env.SNAPCAT_SITE_OUT = scratch;
+  const parts = { data: 0, inputs: 0, astro: 0, place: 0 };
+  let lap = performance.now();
+  const took = (part: keyof typeof parts) => {
+    const now = performance.now();
+    parts[part] += (now - lap) / 1000;
+    lap = now;
+  };
+  const manifest = join(folder, SITE_FILES_MANIFEST);
+  const done = (files: string[], reused: boolean): SiteResult => {
+    const pages = files.filter((f) => f.endsWith('.html')).length;
+    const seconds = (performance.now() - t0) / 1000;
+    if (!opts.quiet) process.stderr.write(`site: ${pages} pages (${files.length} files) ${reused ? 'kept, their inputs unchanged,' : 'made'} in ${seconds.toFixed(1)} s -> ${siteDir}\n`);
+    return { pages, seconds, reused, parts };
+  };
   try {
     // the data each page family shows, computed before Astro runs: the pages only read it (site-data.ts)
     await writeSiteData(folder);
-    // imported here: loading Astro costs a second the API build should not pay when it makes no site
-    const { build } = await import('astro');
-    await build({ root: ROOT, configFile: 'astro.config.mjs' /* joined to root by Astro 7, even when absolute */, outDir: scratch, mode: 'production', logLevel: opts.quiet ? 'error' : 'info' });
-    const manifest = join(folder, SITE_FILES_MANIFEST);
+    took('data');
+    // the base build's pages, when every input they read has the same value here
+    const kept = opts.writer && opts.last ? keptSite(opts.writer, folder, opts.last) : undefined;
+    took('inputs');
+    if (kept) {
+      await writeFile(manifest, JSON.stringify({ files: kept.files }, null, 2) + '\n');
+      await writeFile(join(folder, SITE_INPUTS_FILE), JSON.stringify(kept) + '\n');
+      took('place');
+      return done(kept.files, true);
+    }
+    await rm(join(folder, SITE_INPUTS_FILE), { force: true });
+    const inputs = recordInputs();
+    try {
+      // imported here: loading Astro costs a second the API build should not pay when it makes no site
+      const { build } = await import('astro');
+      await build({ root: ROOT, configFile: 'astro.config.mjs' /* joined to root by Astro 7, even when absolute */, outDir: scratch, mode: 'production', logLevel: opts.quiet ? 'error' : 'info' });
+    } finally {
+      stopRecording();
+    }
+    took('astro');
+    // what the pages read, valued now, before anything of the folder changes (none recorded: a site whose pages
+    // read nothing of the build, or a recording that failed; either way no later build keeps these pages)
+    const sorted = [...inputs].sort();
+    const key = sorted.length > 0 ? siteKey(ROOT, folder, sorted, opts.writer) : undefined;
+    took('inputs');
     if (!opts.writer) forgetTreeState(folder);
     const files = opts.writer ? await placeSiteFilesWith(opts.writer, scratch, manifest) : await placeSiteFiles(scratch, siteDir, manifest);
     // pages changed in a finished tree: its manifest is made again from the files (tree-manifest.ts)
     if (!opts.writer) remakeTreeManifest(folder);
-    const pages = files.filter((f) => f.endsWith('.html')).length;
-    const seconds = (performance.now() - t0) / 1000;
-    if (!opts.quiet) process.stderr.write(`site: ${pages} pages (${files.length} files) in ${seconds.toFixed(1)} s -> ${siteDir}\n`);
-    return { pages, seconds };
+    took('place');
+    if (key !== undefined) {
+      const writer = opts.writer;
+      const digests = writer ? files.map((rel) => writer.files.get(rel)?.md5 ?? '') : [];
+      const record: SiteInputsRecord = { key, inputs: sorted, files, ...(writer && digests.every((d) => d !== '') ? { digests } : {}) };
+      await writeFile(join(folder, SITE_INPUTS_FILE), JSON.stringify(record) + '\n');
+    }
+    took('inputs');
+    return done(files, false);
   } finally {
     if (process.cwd() !== cwd) process.chdir(cwd);
     for (const k of ENV_KEYS) {
@@ -92,6 +139,29 @@ pages of the last site build, and makes the tree's manifest again. A --db-only b
   },
   examples: ['npm run site -- --build dist'],
 } as const satisfies CliSpec<Record<string, CliOption>>;
+
+/**
+ * The last build's site, when its inputs have the same values in this build, put through the writer as this
+ * build's: a page the folder's base tree holds with the same digest is kept as it is (the base is the last
+ * build's tree, linked), any other is linked from the last build's tree (the base is an older build's folder,
+ * recycled: its pages are older). Its record, else undefined (Astro runs).
+ */
+function keptSite(writer: TreeWriter, folder: string, last: string): SiteInputsRecord | undefined {
+  const record = readSiteInputs(last);
+  if (!record) return undefined;
+  // a page of the last site is a file of the API trees now: made again, and placing it fails as it should
+  if (record.files.some((rel) => writer.has(rel))) return undefined;
+  const from = (rel: string) => join(last, 'site', rel);
+  if (!record.files.every((rel) => existsSync(from(rel)))) return undefined;
+  if (siteKey(ROOT, folder, record.inputs, writer) !== record.key) return undefined;
+  record.files.forEach((rel, i) => {
+    const bytes = statSync(from(rel)).size;
+    const digest = record.digests?.[i];
+    if (digest !== undefined && writer.baseDigest(rel) === digest) writer.keep(rel, bytes);
+    else writer.linkFrom(from(rel), rel, bytes);
+  });
+  return record;
+}
 
 if (import.meta.main) {
   const { values } = commandLine(SITE_CLI);

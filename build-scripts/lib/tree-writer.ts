@@ -182,6 +182,11 @@ export class TreeWriter {
     return intact;
   }
 
+  /** The digest of the base tree's file at `rel` (keep can keep it); undefined when the folder holds no base tree or the base no such file. */
+  baseDigest(rel: string): string | undefined {
+    return this.overBase ? this.base.get(rel) : undefined;
+  }
+
   /** Keeps the base tree's file at `rel` as this build's, untouched (its size `bytes`, as baseIntact checked it). */
   keep(rel: string, bytes: number): void {
     const md5 = this.base.get(rel);

@@ -9,6 +9,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, s
 import { join } from 'node:path';
 import { siteDataFile, type SiteDataDocuments, type SiteDataFamily } from '../../core/site-data/documents.ts';
 import { TREE_INDEX, treeHref as coreTreeHref } from '../../core/site-data/links.ts';
+import { SITE_INPUTS } from '../../core/site-data/inputs.ts';
 import type { ApiName, SnapshotManifest } from '../../core/snapshot/table-schema.ts';
 
 export interface BuildInfo {
@@ -27,15 +28,27 @@ export function buildFolder(): string {
   return dir;
 }
 
+/**
+ * What the pages read of the build folder, as input keys (build-scripts/lib/site-inputs.ts: `build:<name>`,
+ * `file:<rel>`, `has:<rel>`, `bytes:<rel>`, `start:<max>:<rel>`, `files:<rel>`, `folders:<rel>`), into the set
+ * the site's build puts on globalThis before Astro runs (none outside that build): the build then knows what
+ * the site's pages depend on, and makes them again only when one of these changed.
+ */
+function input(key: string): void {
+  (globalThis as { [SITE_INPUTS]?: Set<string> })[SITE_INPUTS]?.add(key);
+}
+
 let info: BuildInfo | undefined;
 
 export function buildInfo(): BuildInfo {
+  input('build:build.json');
   info ??= JSON.parse(readFileSync(join(buildFolder(), 'build.json'), 'utf8')) as BuildInfo;
   return info;
 }
 
 /** A JSON file of the build folder beside build.json (not of the tree), read whole; undefined when the build has none. */
 export function readBuildJson<T>(name: string): T | undefined {
+  input(`build:${name}`);
   const path = join(buildFolder(), name);
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as T) : undefined;
 }
@@ -55,15 +68,24 @@ function treePath(rel: string): string {
 
 /** True when the tree holds that file. */
 export function treeHas(rel: string): boolean {
+  input(`has:${rel}`);
   return existsSync(treePath(rel)) && statSync(treePath(rel)).isFile();
 }
 
 export function treeFileBytes(rel: string): number {
+  input(`bytes:${rel}`);
   return statSync(treePath(rel)).size;
+}
+
+/** A whole file of the tree as text (not kept: for a file one page reads, such as a series' week of data). */
+export function readTreeText(rel: string): string {
+  input(`file:${rel}`);
+  return readFileSync(treePath(rel), 'utf8');
 }
 
 /** Names of the files, or of the folders, in a folder of the tree; none when it is missing. */
 export function treeList(rel: string, kind: 'files' | 'folders'): string[] {
+  input(`${kind}:${rel}`);
   if (!existsSync(treePath(rel)) || !statSync(treePath(rel)).isDirectory()) return [];
   return readdirSync(treePath(rel), { withFileTypes: true })
     .filter((e) => (kind === 'files' ? e.isFile() : e.isDirectory()))
@@ -75,6 +97,7 @@ const parsed = new Map<string, unknown>();
 
 /** A whole JSON file of the tree (read once). Only for files whose size the site can hold: collections of the catalogue's small tables. */
 export function readTreeJson<T>(rel: string): T {
+  input(`file:${rel}`);
   if (!parsed.has(rel)) parsed.set(rel, JSON.parse(readFileSync(treePath(rel), 'utf8')));
   return parsed.get(rel) as T;
 }
@@ -84,6 +107,7 @@ export function readTreeJson<T>(rel: string): T {
  * A character cut at the end is dropped.
  */
 export function readTreeStart(rel: string, max = 64 * 1024): { text: string; whole: boolean } {
+  input(`start:${max}:${rel}`);
   const fd = openSync(treePath(rel), 'r');
   try {
     const buf = Buffer.alloc(max);
@@ -106,6 +130,7 @@ const documents = new Map<SiteDataFamily, unknown>();
  * undefined when the build wrote none (a timeseries document needs the build's timeseries database).
  */
 export function siteData<F extends SiteDataFamily>(family: F): SiteDataDocuments[F] | undefined {
+  input(`build:${siteDataFile(family)}`);
   if (!documents.has(family)) documents.set(family, readBuildJson<SiteDataDocuments[F]>(siteDataFile(family)));
   return documents.get(family) as SiteDataDocuments[F] | undefined;
 }

@@ -11,12 +11,18 @@ export { statusOf, worstStatus, type SeriesStatus } from '../../core/site-data/s
 
 const asMap = (entries: [string, SeriesStatus | null][] | undefined) => new Map((entries ?? []).map(([id, s]) => [id, s ?? undefined]));
 
-/** Every series' status by id (none when the build has no timeseries database). */
-export async function seriesStatuses(): Promise<Map<string, SeriesStatus | undefined>> {
-  return asMap(siteData('stations')?.seriesStatus);
+type Statuses = ReadonlyMap<string, SeriesStatus | undefined>;
+let bySeries: Statuses | undefined;
+let byStation: Statuses | undefined;
+
+/** Every series' status by id (none when the build has no timeseries database). Made once: the same map for every page. */
+export async function seriesStatuses(): Promise<Statuses> {
+  bySeries ??= asMap(siteData('stations')?.seriesStatus);
+  return bySeries;
 }
 
-/** Each station's status: its most severe series'. */
-export async function stationStatuses(): Promise<Map<string, SeriesStatus | undefined>> {
-  return asMap(siteData('stations')?.stationStatus);
+/** Each station's status: its most severe series'. Made once: the same map for every page (the station map's markers are made once per map). */
+export async function stationStatuses(): Promise<Statuses> {
+  byStation ??= asMap(siteData('stations')?.stationStatus);
+  return byStation;
 }

@@ -84,8 +84,23 @@ function step(span: number): number {
 
 const deg = (v: number, pos: string, neg: string) => `${Math.abs(v)}°${v >= 0 ? pos : neg}`;
 
-/** The map of the stations with a position, `width` wide, as tall as the box needs (at most 1.4 × width). */
+const maps = new WeakMap<readonly Station[], Map<number, MapGeometry>>();
+
+/**
+ * The map of the stations with a position, `width` wide, as tall as the box needs (at most 1.4 × width).
+ * Made once per list and width: every station page draws the same map of all stations (its land outlines
+ * alone are a projection of Natural Earth's 1:50m countries), so the site's build does not grow with the
+ * square of the network.
+ */
 export function stationMap(list: readonly Station[], width = 800): MapGeometry {
+  let byWidth = maps.get(list);
+  if (!byWidth) maps.set(list, (byWidth = new Map()));
+  let map = byWidth.get(width);
+  if (!map) byWidth.set(width, (map = drawStationMap(list, width)));
+  return map;
+}
+
+function drawStationMap(list: readonly Station[], width: number): MapGeometry {
   const placed = list.filter((s) => Number.isFinite(s.lon) && Number.isFinite(s.lat));
   const kinds: MapGeometry['kinds'] = [];
   const kindOf = (s: Station) => {

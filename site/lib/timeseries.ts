@@ -8,14 +8,12 @@
  * What the static tree does not hold (first value, status intervals, rendering hints: the live answer to
  * `?status_intervals=true&rendering_hints=true`) comes from site/lib/timeseries-extras.ts (the timeseries document).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { defaultTimespan, type Timespan } from '../../core/timeseries/timespan.ts';
 import { TIMESERIES_PREFIX } from '../../core/timeseries/routes.ts';
 import { staticFile } from '../../core/timeseries/static-tree.ts';
 import { PRERENDER_INTERVALS } from '../../core/snapshot/timeseries-config.ts';
 import type { SeriesMeta } from '../../core/site-data/stations.ts';
-import { buildFolder, buildInfo, siteData, treeHas, treeHref, treeList } from './data.ts';
+import { buildInfo, readTreeText, siteData, treeHas, treeHref, treeList } from './data.ts';
 
 export type { IdLabel, RefValueMeta, SeriesMeta } from '../../core/site-data/stations.ts';
 export { seriesPage, stationPage } from '../../core/site-data/stations.ts';
@@ -38,6 +36,29 @@ export function allSeries(): SeriesMeta[] {
   return siteData('stations')?.series ?? [];
 }
 
+let byId: ReadonlyMap<string, SeriesMeta> | undefined;
+let byStation: ReadonlyMap<string, SeriesMeta[]> | undefined;
+
+/** Every timeseries by id (made once for all pages). */
+export function seriesById(): ReadonlyMap<string, SeriesMeta> {
+  byId ??= new Map(allSeries().map((s) => [s.id, s]));
+  return byId;
+}
+
+/** The timeseries of a station, in allSeries' order (the index made once for all pages, not a scan per page). */
+export function seriesAt(stationId: string): readonly SeriesMeta[] {
+  if (!byStation) {
+    const m = new Map<string, SeriesMeta[]>();
+    for (const s of allSeries()) {
+      const list = m.get(s.station.id);
+      if (list) list.push(s);
+      else m.set(s.station.id, [s]);
+    }
+    byStation = m;
+  }
+  return byStation.get(stationId) ?? [];
+}
+
 /** The week ending at the snapshot's instant: the timespan of the tree's getData files. */
 export function defaultSpan(): Timespan {
   return defaultTimespan(Date.parse(buildInfo().snapshot.taken_at));
@@ -56,7 +77,7 @@ export function seriesData(id: string): SeriesData | undefined {
     const rel = staticFile(base, expanded);
     if (!treeHas(rel)) continue;
     // not kept: 276 files of 40 KB each are read once, by their page
-    const json = JSON.parse(readFileSync(join(buildFolder(), 'site', rel), 'utf8')) as Record<string, unknown>;
+    const json = JSON.parse(readTreeText(rel)) as Record<string, unknown>;
     const body = (Array.isArray(json['values']) ? json : json[id]) as { values?: TimeValue[]; extra?: { referenceValues?: Record<string, { values: TimeValue[] }> } } | undefined;
     if (!body?.values) continue;
     const refs: Record<string, TimeValue[]> = {};
