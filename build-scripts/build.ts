@@ -24,7 +24,7 @@
  * SNAPCAT_TIMESERIES_PROFILE (`spec`, the default, or `52north`) chooses the Timeseries API's profile
  * (core/timeseries/profile.ts); any other value stops the build with exit code 1 before anything is written.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
