@@ -11,6 +11,9 @@
  * npm run bench -- --only timeseries-postgres [--days 365] [--ts-from 2024-01-01] [--series-factor 1] [--snapshot DIR --build DIR] [--runs 60] [--seconds 5]
  *   (issue 23's three queries side by side with PostgreSQL in 52°North's observation schema: load time, disk
  *   size, medians and p99 of both; the demo generated and built once into bench/.work, or an existing build)
+ * npm run bench -- --only downloads-append [--series-factor 10] [--days 60,182] [--baseline main]
+ *   (issue 23: the downloads phase of a full build and of a daily append over it, for each archive length, beside
+ *   the baseline's code in the same run: bench/downloads-append.ts)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
  * machine, the command and the date. small: a 7-day catalogue for the build, one year for the queries.
@@ -38,6 +41,7 @@ import { describeDiagnosis } from './lib/endpoint-diagnosis.ts';
 import { benchIncremental } from './incremental.ts';
 import { benchChanges } from './changes.ts';
 import { benchTimeseriesAppend } from './timeseries-append.ts';
+import { benchDownloadsAppend } from './downloads-append.ts';
 import { runCompressionBench } from './compression.ts';
 import { runCompressWholeBench } from './compress-whole.ts';
 import { runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
@@ -49,8 +53,9 @@ const { values } = parseArgs({ options: { scale: { type: 'string', default: 'sma
 /** --ram-disk: the Astro comparison and the incremental builds write to /dev/shm, which takes the disk out of the rates. */
 const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';
-if (values.days !== undefined && !(Number.isInteger(Number(values.days)) && Number(values.days) >= 2)) {
-  console.error(`--days must be a whole number of days, 2 or more (for example --days 365), not '${values.days}'`);
+// downloads-append takes a list of lengths (--days 60,182)
+if (values.days !== undefined && !values.days.split(',').every((d) => Number.isInteger(Number(d)) && Number(d) >= 2)) {
+  console.error(`--days must be a whole number of days, 2 or more (for example --days 365; downloads-append: a list, --days 60,182), not '${values.days}'`);
   process.exit(2);
 }
 const only = values.only?.split(',');
@@ -97,6 +102,24 @@ if (only?.includes('timeseries-append')) {
   row(`database-only build in full of ${a.observations.toLocaleString('en')} observations (demo network ×${factor}, ${days} days, fast values; observations as two files: the archive and the last day; no snapshot history in either build: its cost is the changes section's)`, cpu(a.full), '');
   row(`the same snapshot as a daily append over the build of the archive alone: ${a.lastDay.toLocaleString('en')} new observations, one new segment`, `${cpu(a.append)} = **${((a.append.seconds / a.full.seconds) * 100).toFixed(1)}%** of the full build's wall time, ${((a.append.cpuSeconds / a.full.cpuSeconds) * 100).toFixed(1)}% of its CPU`, '≤ 5%');
   row('phases (s): full / append', `${phase(a.full)} / ${phase(a.append)}`, '');
+}
+if (only?.includes('downloads-append')) {
+  const factor = Number(values['series-factor'] ?? 10);
+  const days = (values.days ?? '60,182').split(',').map(Number);
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  const loadBefore = load();
+  const r = await benchDownloadsAppend({ factor, days, ...(values.baseline ? { baseline: values.baseline } : {}), log: (l) => console.error(l) });
+  row('load average (1, 5, 15 min) before → after: **a loaded, shared machine** (other engineers\' builds, tests and benches at normal priority; this run under `nice -n 19`): absolute seconds are loose, compare the sides of one length', `${loadBefore} → ${load()}`, '');
+  for (const l of r) {
+    for (const s of l.sides) {
+      const who = s.code === 'this' ? 'this code' : `baseline ${s.code}`;
+      row(
+        `${l.days} days, ${l.observations.toLocaleString('en')} observations (demo ×${factor}, fast values), ${who}: full build (tree, no charts, no site) / the daily append of the last day (${l.lastDay.toLocaleString('en')} rows) over it`,
+        `build ${s.fullSeconds.toFixed(1)} / ${s.appendSeconds.toFixed(1)} s; **downloads phase ${s.fullDownloads.toFixed(1)} / ${s.appendDownloads.toFixed(2)} s**; the append wrote ${s.written} download files, kept ${s.kept}${s.fromAppend === undefined ? '' : `, changed partitions from the append: ${s.fromAppend === 1 ? 'yes' : 'no'}`}; ${s.observationFiles} observation files, the largest ${s.largestObservationFileMb.toFixed(1)} MB`,
+        s.code === 'this' ? '≤ 3 s at 10^9' : '',
+      );
+    }
+  }
 }
 if (only?.includes('changes')) {
   const loadBefore = loadavg();

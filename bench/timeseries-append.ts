@@ -39,7 +39,20 @@ async function measured(f: () => Promise<BuildResult>): Promise<Measured> {
   return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (c.user + c.system) / 1e6, result };
 }
 
-export async function benchTimeseriesAppend(opts: { factor: number; days: number; log: (l: string) => void }): Promise<AppendBench> {
+/** The snapshots of a daily append: the archive (all days but the last) and the daily one (archive + last day). */
+export interface AppendSnapshots {
+  work: string;
+  archive: string;
+  daily: string;
+  observations: number;
+  lastDay: number;
+}
+
+/**
+ * Generates (once, kept in bench/.work/ts-append-<factor>x<days>/) the demo network ×`factor` over `days` days
+ * from 2024-01-01, its observations cut into the archive and the last day.
+ */
+export async function appendSnapshots(opts: { factor: number; days: number; log: (l: string) => void }): Promise<AppendSnapshots> {
   const work = resolve(import.meta.dirname, '.work', `ts-append-${opts.factor}x${opts.days}`);
   const source = join(work, 'source');
   const archive = join(work, 'snapshot-archive');
@@ -92,6 +105,11 @@ export async function benchTimeseriesAppend(opts: { factor: number; days: number
       instance.closeSync();
     }
   }
+  return { work, archive, daily, observations, lastDay };
+}
+
+export async function benchTimeseriesAppend(opts: { factor: number; days: number; log: (l: string) => void }): Promise<AppendBench> {
+  const { work, archive, daily, observations, lastDay } = await appendSnapshots(opts);
   const out = join(work, 'dist');
   const fullOut = join(work, 'dist-full');
   for (const o of [out, fullOut]) rmSync(o, { force: true }), rmSync(`${o}.builds`, { recursive: true, force: true }), rmSync(`${o}.cache`, { recursive: true, force: true });
