@@ -24,6 +24,9 @@ export interface DownloadsSide {
   fullDownloads: number;
   appendSeconds: number;
   appendDownloads: number;
+  /** CPU seconds of the downloads phase (the process's, DuckDB's threads included: Progress.cpuPhases). */
+  fullDownloadsCpu: number;
+  appendDownloadsCpu: number;
   /** Download files written and kept by the append. */
   written: number;
   kept: number;
@@ -61,6 +64,8 @@ async function side(code: string, buildFn: BuildFn, archive: string, daily: stri
       fullDownloads: full.phases['downloads'] ?? 0,
       appendSeconds: append.seconds,
       appendDownloads: append.phases['downloads'] ?? 0,
+      fullDownloadsCpu: full.cpuPhases['downloads'] ?? 0,
+      appendDownloadsCpu: append.cpuPhases['downloads'] ?? 0,
       written: append.stats['downloads written'] ?? 0,
       kept: append.stats['downloads kept'] ?? 0,
       fromAppend: append.stats['downloads tables from the append'],

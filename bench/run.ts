@@ -115,7 +115,7 @@ if (only?.includes('downloads-append')) {
       const who = s.code === 'this' ? 'this code' : `baseline ${s.code}`;
       row(
         `${l.days} days, ${l.observations.toLocaleString('en')} observations (demo ×${factor}, fast values), ${who}: full build (tree, no charts, no site) / the daily append of the last day (${l.lastDay.toLocaleString('en')} rows) over it`,
-        `build ${s.fullSeconds.toFixed(1)} / ${s.appendSeconds.toFixed(1)} s; **downloads phase ${s.fullDownloads.toFixed(1)} / ${s.appendDownloads.toFixed(2)} s**; the append wrote ${s.written} download files, kept ${s.kept}${s.fromAppend === undefined ? '' : `, changed partitions from the append: ${s.fromAppend === 1 ? 'yes' : 'no'}`}; ${s.observationFiles} observation files, the largest ${s.largestObservationFileMb.toFixed(1)} MB`,
+        `build ${s.fullSeconds.toFixed(1)} / ${s.appendSeconds.toFixed(1)} s; **downloads phase ${s.fullDownloads.toFixed(1)} / ${s.appendDownloads.toFixed(2)} s wall, ${s.fullDownloadsCpu.toFixed(1)} / ${s.appendDownloadsCpu.toFixed(2)} CPU s**; the append wrote ${s.written} download files, kept ${s.kept}${s.fromAppend === undefined ? '' : `, changed partitions from the append: ${s.fromAppend === 1 ? 'yes' : 'no'}`}; ${s.observationFiles} observation files, the largest ${s.largestObservationFileMb.toFixed(1)} MB`,
         s.code === 'this' ? '≤ 3 s at 10^9' : '',
       );
     }
