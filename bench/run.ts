@@ -15,6 +15,9 @@
  * npm run bench -- --only timeseries-postgres [--days 365] [--ts-from 2024-01-01] [--series-factor 1] [--snapshot DIR --build DIR] [--runs 60] [--seconds 5]
  *   (issue 23's three queries side by side with PostgreSQL in 52°North's observation schema: load time, disk
  *   size, medians and p99 of both; the demo generated and built once into bench/.work, or an existing build)
+ * npm run bench -- --only downloads-append [--series-factor 10] [--days 60,182] [--baseline main]
+ *   (issue 23: the downloads phase of a full build and of a daily append over it, for each archive length, beside
+ *   the baseline's code in the same run: bench/downloads-append.ts)
  *
  * Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md with the
  * machine, the command and the date. small: a 7-day catalogue for the build, one year for the queries.
@@ -44,6 +47,7 @@ import { benchIncremental } from './incremental.ts';
 import { benchChanges } from './changes.ts';
 import { benchTimeseriesAppend } from './timeseries-append.ts';
 import { benchSiteAppend } from './site-append.ts';
+import { benchDownloadsAppend } from './downloads-append.ts';
 import { runCompressionBench } from './compression.ts';
 import { runCompressWholeBench } from './compress-whole.ts';
 import { baselineRoot, runTimeseriesScaleBench, SCALE_MAX_TIMESPAN } from './timeseries-scale.ts';
@@ -55,8 +59,9 @@ const { values } = parseArgs({ options: { scale: { type: 'string', default: 'sma
 /** --ram-disk: the Astro comparison and the incremental builds write to /dev/shm, which takes the disk out of the rates. */
 const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';
-if (values.days !== undefined && !(Number.isInteger(Number(values.days)) && Number(values.days) >= 2)) {
-  console.error(`--days must be a whole number of days, 2 or more (for example --days 365), not '${values.days}'`);
+// downloads-append takes a list of lengths (--days 60,182)
+if (values.days !== undefined && !values.days.split(',').every((d) => Number.isInteger(Number(d)) && Number(d) >= 2)) {
+  console.error(`--days must be a whole number of days, 2 or more (for example --days 365; downloads-append: a list, --days 60,182), not '${values.days}'`);
   process.exit(2);
 }
 const only = values.only?.split(',');
@@ -118,6 +123,24 @@ if (only?.includes('site-append')) {
   if (a.standalone) {
     const { baseline: b, current: c } = a.standalone;
     row(`\`npm run site\` of the same build by ${b.code} (before) / by this code: ${a.standalone.files} files, ${a.standalone.identical ? 'byte-identical' : '**differ**'}`, `${b.seconds.toFixed(1)} s wall, ${b.cpuSeconds.toFixed(1)} CPU s / **${c.seconds.toFixed(1)} s** wall, ${c.cpuSeconds.toFixed(1)} CPU s = ${((c.cpuSeconds / b.cpuSeconds) * 100).toFixed(0)}% of the CPU`, '');
+  }
+}
+if (only?.includes('downloads-append')) {
+  const factor = Number(values['series-factor'] ?? 10);
+  const days = (values.days ?? '60,182').split(',').map(Number);
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  const loadBefore = load();
+  const r = await benchDownloadsAppend({ factor, days, ...(values.baseline ? { baseline: values.baseline } : {}), log: (l) => console.error(l) });
+  row('load average (1, 5, 15 min) before → after: **a loaded, shared machine** (other engineers\' builds, tests and benches at normal priority; this run under `nice -n 19`): absolute seconds are loose, compare the sides of one length', `${loadBefore} → ${load()}`, '');
+  for (const l of r) {
+    for (const s of l.sides) {
+      const who = s.code === 'this' ? 'this code' : `baseline ${s.code}`;
+      row(
+        `${l.days} days, ${l.observations.toLocaleString('en')} observations (demo ×${factor}, fast values), ${who}: full build (tree, no charts, no site) / the daily append of the last day (${l.lastDay.toLocaleString('en')} rows) over it`,
+        `build ${s.fullSeconds.toFixed(1)} / ${s.appendSeconds.toFixed(1)} s; **downloads phase ${s.fullDownloads.toFixed(1)} / ${s.appendDownloads.toFixed(2)} s wall, ${s.fullDownloadsCpu.toFixed(1)} / ${s.appendDownloadsCpu.toFixed(2)} CPU s**; the append wrote ${s.written} download files, kept ${s.kept}${s.fromAppend === undefined ? '' : `, changed partitions from the append: ${s.fromAppend === 1 ? 'yes' : 'no'}`}; ${s.observationFiles} observation files, the largest ${s.largestObservationFileMb.toFixed(1)} MB`,
+        s.code === 'this' ? '≤ 3 s at 10^9' : '',
+      );
+    }
   }
 }
 if (only?.includes('changes')) {

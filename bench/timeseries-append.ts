@@ -39,7 +39,7 @@ async function measured(f: () => Promise<BuildResult>): Promise<Measured> {
   return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (c.user + c.system) / 1e6, result };
 }
 
-/** The two snapshots of a daily append (archive, archive + last day), generated once into bench/.work/ts-append-<factor>x<days>/ and kept. */
+/** The snapshots of a daily append: the archive (all days but the last) and the daily one (archive + last day). */
 export interface AppendSnapshots {
   work: string;
   archive: string;
@@ -48,6 +48,10 @@ export interface AppendSnapshots {
   lastDay: number;
 }
 
+/**
+ * Generates (once, kept in bench/.work/ts-append-<factor>x<days>/) the demo network ×`factor` over `days` days
+ * from 2024-01-01, its observations cut into the archive and the last day.
+ */
 export async function appendSnapshots(opts: { factor: number; days: number; log: (l: string) => void }): Promise<AppendSnapshots> {
   const work = resolve(import.meta.dirname, '.work', `ts-append-${opts.factor}x${opts.days}`);
   const source = join(work, 'source');

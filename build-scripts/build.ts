@@ -29,7 +29,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuckDB } from '../lib/duckdb.ts';
+import { openDuckDB, run } from '../lib/duckdb.ts';
 import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { makeScratch, removeScratch, removeOnSignals } from './lib/scratch.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
@@ -41,7 +41,7 @@ import { MANIFEST_FILE, writeTreeManifest, WrittenSha256, type ManifestResult } 
 import { buildRadar } from './radar/build-radar.ts';
 import { finishSnapshots, recordHistory, SNAPSHOTS_FILE, type SnapshotsDocument } from './lib/snapshot-history.ts';
 import { writeFeeds } from './lib/feeds.ts';
-import { buildTimeseries } from './timeseries/build-timeseries.ts';
+import { APPENDED_TABLE, buildTimeseries } from './timeseries/build-timeseries.ts';
 import { planAppend } from './timeseries/append.ts';
 import { AppendRejected } from './timeseries/timeseries-db.ts';
 import { tableReadSql } from './snapshot/files.ts';
@@ -185,6 +185,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
         sha256 = opts.dbOnly ? undefined : await WrittenSha256.open(conn, recorderConn);
         const writer = new TreeWriter(site, progress, { recordOrder: opts.recordOrder ?? false, base: state.baseFiles, overBase: state.overBase, ...(sha256 ? { sha256 } : {}) });
         order = writer.order;
+        const appended: ApiBuildContext['appended'] = {};
         for (const api of snap.manifest.apis) {
           await API_BUILDERS[api]!({
             conn,
@@ -207,6 +208,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
             stats,
             timeseriesProfile,
             ...(timeseriesAppend ? { timeseriesAppend } : {}),
+            appended,
           });
         }
         const tree = await state.totals(writer);
@@ -231,9 +233,22 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
           stats['feeds'] = await writeFeeds(conn, writer, dir, history);
         }
         // The catalogue's tables as Parquet to query in place, and their index (downloads.ts, docs/downloads.md)
-        const dl = await writeDownloads({ conn, apis: snap.manifest.apis, snapshot: snap.manifest, dataDir, buildDir: dir, writer, progress, baseFolder: state.baseFolder, scratch });
+        const dl = await writeDownloads({
+          conn,
+          apis: snap.manifest.apis,
+          snapshot: snap.manifest,
+          dataDir,
+          buildDir: dir,
+          writer,
+          progress,
+          baseFolder: state.baseFolder,
+          scratch,
+          ...(appended.observations ? { appended: appended.observations } : {}),
+        });
+        await run(conn, `DROP TABLE IF EXISTS ${APPENDED_TABLE}`);
         stats['downloads written'] = dl.written;
         stats['downloads kept'] = dl.kept;
+        stats['downloads tables from the append'] = dl.fromAppend.length;
         // The OpenAPI description of both APIs at a stable path of the tree (core/openapi/)
         writer.write(OPENAPI_PATH, JSON.stringify(openApiDocument(), null, 2) + '\n');
         // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint

@@ -3,11 +3,12 @@
  * pandas/pyarrow, DuckDB-WASM in the browser: docs/downloads.md), and `/downloads/index.json` listing every file
  * with its size, row count and SHA-256.
  *
- * The big tables (the radar catalogue's files, transfers, transferred files and coverage; the timeseries'
- * observations) are hive-partitioned by year, `downloads/radar/files/year=2024/files-2024.parquet`, each file
- * sorted by time (observations: by series, then time) and cut into row groups of DOWNLOAD_ROW_GROUP rows, so a
- * reader that filters on time reads the footer and the few row groups whose min/max statistics overlap, not the
- * year. The small tables are one file each.
+ * The big tables are hive-partitioned: the radar catalogue's files, transfers, transferred files and coverage by
+ * year, `downloads/radar/files/year=2024/files-2024.parquet`; the timeseries' observations by year and month,
+ * `downloads/timeseries/observations/year=2024/month=3/observations-2024-03.parquet` (a daily append rewrites the
+ * current month's file, not the year's: docs/downloads.md). Each file is sorted by time (observations: by series,
+ * then time) and cut into row groups of DOWNLOAD_ROW_GROUP rows, so a reader that filters on time reads the
+ * footer and the few row groups whose min/max statistics overlap. The small tables are one file each.
  *
  * Incremental: each file's rows are fingerprinted in SQL (count, and the sum and XOR of every row's hash, the
  * tree state's way of fingerprinting keys); a file whose fingerprint is the base build's and whose bytes the base
@@ -15,9 +16,16 @@
  * are written, and DuckDB writes a file's bytes as a function of its rows (one thread, a total order), so an
  * incremental build gives the bytes a full build gives. The fingerprints, stamps, row counts and digests go to
  * `downloads-state.json` in the build folder, beside the tree state.
+ *
+ * A daily append (timeseries/append.ts) knows what it changed in the observations: rows added, none changed or
+ * removed, relative to the build it appended to. When the base's downloads were made from that build's
+ * observations (the state records the digest of `data/observations-sources.json`), the observations are not
+ * scanned: the months of the added rows are the partitions that changed, their fingerprints are the base's
+ * combined with the added rows' (count and sum add, XOR), and every other month is kept. Anything else (a full
+ * build of the database, a base made from other observations) fingerprints every month as above.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
@@ -27,6 +35,7 @@ import { TIMESERIES_DB_FILE } from '../lib/timeseries-store.ts';
 import type { Progress } from './lib/progress.ts';
 import type { FileStamp, TreeWriter } from './lib/tree-writer.ts';
 import { RADAR_DB_FILE } from '../lib/radar-catalogue.ts';
+import { SOURCES_FILE } from './timeseries/append.ts';
 
 /** The tree folder of the downloads, and the index's path in it. */
 export const DOWNLOADS_DIR = 'downloads';
@@ -41,8 +50,8 @@ export const DOWNLOADS_STATE_FILE = 'downloads-state.json';
  */
 export const DOWNLOAD_ROW_GROUP = 4096;
 
-/** Changes whenever the tables' columns, order or writing options change: every file is then written again. */
-const FORMAT = `1;rg=${DOWNLOAD_ROW_GROUP};zstd`;
+/** Changes whenever the tables' columns, order, partitions or writing options change: every file is then written again. */
+const FORMAT = `2;rg=${DOWNLOAD_ROW_GROUP};zstd`;
 
 export interface DownloadTable {
   api: ApiName;
@@ -50,17 +59,22 @@ export interface DownloadTable {
   folder: 'radar' | 'timeseries';
   name: string;
   description: string;
-  /** The rows, as SQL over the attached database `db`; `where` (yearWhere's) narrows them before any join. */
-  sql: (db: string, where?: string) => string;
+  /**
+   * The rows, as SQL over the attached database `db`; `where` (rangeWhere's) narrows them before any join;
+   * `stored` replaces the stored table the rows come from (the observations: the rows a daily append added).
+   */
+  sql: (db: string, where?: string, stored?: string) => string;
   /** Partitioned by the year of this (a TIMESTAMP column of the rows), or one file. */
   yearOf?: string;
+  /** Partitioned by year and month of `yearOf` (`year=2024/month=3/`), not by year alone. */
+  monthly?: boolean;
   /**
-   * A year's rows as a condition on the stored table's own columns, which DuckDB prunes by its row groups'
-   * statistics. With it each year is written by its own statement (sorting one year's rows, not the table's:
-   * the observations at 10^9 rows would spill tens of GB to sort at once); without it one statement writes all
-   * years (PARTITION_BY).
+   * A partition's rows, [from, to) in epoch milliseconds, as a condition on the stored table's own columns, which
+   * DuckDB prunes by its row groups' statistics. With it each partition is written by its own statement (sorting
+   * one month's rows, not the table's: the observations at 10^9 rows would spill tens of GB to sort at once);
+   * without it one statement writes all years (PARTITION_BY).
    */
-  yearWhere?: (year: number) => string;
+  rangeWhere?: (from: number, to: number) => string;
   /** The order of the rows in each file: total (a key last). */
   orderBy: string;
 }
@@ -141,10 +155,12 @@ export const DOWNLOAD_TABLES: DownloadTable[] = [
     api: 'timeseries-v1',
     folder: 'timeseries',
     name: 'observations',
-    description: 'Every observation: timeseries_id, timestamp (UTC), value (null: no value). Sorted by series, then time, in each year.',
-    sql: (d, where) => `SELECT t.id AS timeseries_id, epoch_ms(o."timestamp") AS "timestamp", o."value" FROM ${d}.observations o JOIN ${d}.timeseries t ON t.sid = o.sid${where ? ` WHERE ${where}` : ''}`,
+    description: 'Every observation: timeseries_id, timestamp (UTC), value (null: no value). Sorted by series, then time, in each month.',
+    sql: (d, where, stored) =>
+      `SELECT t.id AS timeseries_id, epoch_ms(o."timestamp") AS "timestamp", o."value" FROM ${stored ?? `${d}.observations`} o JOIN ${d}.timeseries t ON t.sid = o.sid${where ? ` WHERE ${where}` : ''}`,
     yearOf: '"timestamp"',
-    yearWhere: (y) => `o."timestamp" >= ${Date.UTC(y, 0, 1)} AND o."timestamp" < ${Date.UTC(y + 1, 0, 1)}`,
+    monthly: true,
+    rangeWhere: (from, to) => `o."timestamp" >= ${from} AND o."timestamp" < ${to}`,
     orderBy: 'timeseries_id, "timestamp"',
   },
 ];
@@ -161,11 +177,33 @@ interface StateEntry {
   bytes: number;
   sha256: string;
   stamp: FileStamp;
+  /** The file's partition (a daily append reads the base's partitions of the observations from the state). */
+  year?: number;
+  month?: number;
 }
 
 interface DownloadsState {
   format: string;
+  /** SHA-256 of the build's `data/observations-sources.json`: the observations its files were made from. */
+  observationSources?: string;
   files: Record<string, StateEntry>;
+}
+
+/**
+ * The rows a daily append added to the timeseries observations (timeseries/append.ts): none of the build it
+ * appended to was changed or removed.
+ */
+export interface AppendedObservations {
+  /** A table of the build's DuckDB connection with the stored observations' columns (`sid`, `timestamp`, `value`). */
+  table: string;
+  /** observationSourcesDigest of the build appended to. */
+  since: string;
+}
+
+/** SHA-256 of a data folder's record of the observation files it was built from (append.ts SOURCES_FILE), if any. */
+export function observationSourcesDigest(dataDir: string): string | undefined {
+  const path = join(dataDir, SOURCES_FILE);
+  return existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : undefined;
 }
 
 function readState(folder: string | undefined): DownloadsState | undefined {
@@ -179,8 +217,65 @@ function readState(folder: string | undefined): DownloadsState | undefined {
   }
 }
 
-function relOf(t: DownloadTable, year: number | undefined): string {
-  return year === undefined ? `${DOWNLOADS_DIR}/${t.folder}/${t.name}.parquet` : `${DOWNLOADS_DIR}/${t.folder}/${t.name}/year=${year}/${t.name}-${year}.parquet`;
+/** One file of a table: its partition (none: the table's one file), rows and fingerprint. */
+interface Part {
+  year: number | undefined;
+  month: number | undefined;
+  rows: number;
+  fp: string;
+  rel: string;
+}
+
+function relOf(t: DownloadTable, year: number | undefined, month: number | undefined): string {
+  const folder = `${DOWNLOADS_DIR}/${t.folder}`;
+  if (year === undefined) return `${folder}/${t.name}.parquet`;
+  if (month === undefined) return `${folder}/${t.name}/year=${year}/${t.name}-${year}.parquet`;
+  return `${folder}/${t.name}/year=${year}/month=${month}/${t.name}-${year}-${String(month).padStart(2, '0')}.parquet`;
+}
+
+/** Epoch milliseconds of the first instant of a UTC month (`month0` 0-11; 12 is the next year's January). */
+function utcMonthStart(year: number, month0: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month0, 1);
+  return d.getTime();
+}
+
+/** A partition's span, [from, to) in epoch milliseconds. */
+function partRange(year: number, month: number | undefined): [number, number] {
+  return month === undefined ? [utcMonthStart(year, 0), utcMonthStart(year + 1, 0)] : [utcMonthStart(year, month - 1), utcMonthStart(year, month)];
+}
+
+/** The partition keys of a table's files. */
+function partitionKeys(t: DownloadTable): string[] {
+  return t.yearOf ? (t.monthly ? ['year', 'month'] : ['year']) : [];
+}
+
+/** A table's rows (the SQL of its `sql`) with its partition keys as columns. */
+function withKeys(t: DownloadTable, rows: string): string {
+  if (!t.yearOf) return `SELECT * FROM (${rows})`;
+  return `SELECT *, CAST(year(${t.yearOf}) AS INTEGER) AS year${t.monthly ? `, CAST(month(${t.yearOf}) AS INTEGER) AS month` : ''} FROM (${rows})`;
+}
+
+/** Each partition's count, XOR and sum of its rows' hashes, in partition order (one row for a table of one file). */
+function fingerprintSql(t: DownloadTable, rows: string): string {
+  const keys = partitionKeys(t);
+  return `SELECT ${keys.length > 0 ? keys.join(', ') : 'NULL::INTEGER AS year'}, count(*) AS n, CAST(bit_xor(hash(r)) AS VARCHAR) AS x, CAST(sum(CAST(hash(r) AS HUGEINT)) AS VARCHAR) AS s
+    FROM (${withKeys(t, rows)}) r ${keys.length > 0 ? `GROUP BY ALL ORDER BY ${keys.join(', ')}` : ''}`;
+}
+
+function partOf(t: DownloadTable, r: Record<string, unknown>): Part {
+  const key = (k: string) => (r[k] === null || r[k] === undefined ? undefined : Number(r[k]));
+  const year = key('year');
+  const month = t.monthly ? key('month') : undefined;
+  const n = Number(r['n']);
+  return { year, month, rows: n, fp: `${n}:${String(r['x'])}:${String(r['s'])}`, rel: relOf(t, year, month) };
+}
+
+/** The fingerprint of the union of two disjoint sets of rows: counts and sums add, XORs combine. */
+export function combineFingerprints(a: string, b: string): string {
+  const [na, xa, sa] = a.split(':');
+  const [nb, xb, sb] = b.split(':');
+  return `${Number(na) + Number(nb)}:${(BigInt(xa!) ^ BigInt(xb!)).toString()}:${(BigInt(sa!) + BigInt(sb!)).toString()}`;
 }
 
 export interface DownloadsOptions {
@@ -195,18 +290,31 @@ export interface DownloadsOptions {
   baseFolder: string | undefined;
   /** Scratch folder for the files before they move into the tree. */
   scratch: string;
+  /** The observations a daily append added (undefined: the timeseries database was built in full). */
+  appended?: AppendedObservations;
+}
+
+export interface DownloadsResult {
+  written: number;
+  kept: number;
+  /** Tables whose changed partitions were learned from the daily append, without a fingerprint scan. */
+  fromAppend: string[];
 }
 
 /** Writes the downloads and their index into the tree; returns how many files were written and kept. */
-export async function writeDownloads(opts: DownloadsOptions): Promise<{ written: number; kept: number }> {
+export async function writeDownloads(opts: DownloadsOptions): Promise<DownloadsResult> {
   const { conn, writer, progress } = opts;
   const [ver] = await all(conn, 'SELECT version() AS v');
   const format = `${FORMAT};${String(ver?.['v'])}`;
   const base = readState(opts.baseFolder);
   const baseFiles = base?.format === format ? base.files : {};
   const state: DownloadsState = { format, files: {} };
+  if (opts.apis.includes('timeseries-v1')) {
+    const digest = observationSourcesDigest(opts.dataDir);
+    if (digest) state.observationSources = digest;
+  }
   const index: DownloadIndex = { snapshot: opts.snapshot.name, taken_at: opts.snapshot.taken_at, tables: [] };
-  const counts = { written: 0, kept: 0 };
+  const result: DownloadsResult = { written: 0, kept: 0, fromAppend: [] };
   const [threads] = await all(conn, "SELECT current_setting('threads') AS n");
   const attached: string[] = [];
   try {
@@ -223,24 +331,33 @@ export async function writeDownloads(opts: DownloadsOptions): Promise<{ written:
       if (!opts.apis.includes(t.api)) continue;
       progress.begin(`downloads: ${t.folder}/${t.name}`);
       const db = `dl_${t.api.replaceAll('-', '_')}`;
-      const rows = t.yearOf ? `SELECT *, CAST(year(${t.yearOf}) AS INTEGER) AS year FROM (${t.sql(db)})` : `SELECT * FROM (${t.sql(db)})`;
-      const fps = await all(
-        conn,
-        `SELECT ${t.yearOf ? 'year' : 'NULL::INTEGER AS year'}, count(*) AS n, CAST(bit_xor(hash(r)) AS VARCHAR) AS x, CAST(sum(CAST(hash(r) AS HUGEINT)) AS VARCHAR) AS s
-         FROM (${rows}) r ${t.yearOf ? 'GROUP BY year ORDER BY year' : ''}`,
-      );
-      const parts = fps
-        .filter((r) => !t.yearOf || Number(r['n']) > 0)
-        .map((r) => {
-          const year = r['year'] === null || r['year'] === undefined ? undefined : Number(r['year']);
-          return { year, rows: Number(r['n']), fp: `${Number(r['n'])}:${String(r['x'])}:${String(r['s'])}`, rel: relOf(t, year) };
-        });
+      // a daily append's observations over a base made from the observations appended to: the base's partitions,
+      // those of the added rows with their fingerprints combined (no row of the base is read)
+      const appended = t.api === 'timeseries-v1' && t.name === 'observations' && t.yearOf ? opts.appended : undefined;
+      let parts: Part[];
+      if (appended && base?.format === format && base.observationSources === appended.since) {
+        progress.begin(`downloads: ${t.folder}/${t.name} (the months of the appended rows)`);
+        const byRel = new Map<string, Part>();
+        const prefix = `${DOWNLOADS_DIR}/${t.folder}/${t.name}/`;
+        for (const [rel, b] of Object.entries(base.files)) {
+          if (rel.startsWith(prefix) && b.year !== undefined) byRel.set(rel, { year: b.year, month: b.month, rows: b.rows, fp: b.fp, rel });
+        }
+        for (const r of await all(conn, fingerprintSql(t, t.sql(db, undefined, appended.table)))) {
+          const added = partOf(t, r);
+          const had = byRel.get(added.rel);
+          byRel.set(added.rel, had ? { ...had, rows: had.rows + added.rows, fp: combineFingerprints(had.fp, added.fp) } : added);
+        }
+        parts = [...byRel.values()].sort((a, b) => a.year! - b.year! || (a.month ?? 0) - (b.month ?? 0));
+        result.fromAppend.push(`${t.folder}/${t.name}`);
+      } else {
+        parts = (await all(conn, fingerprintSql(t, t.sql(db)))).map((r) => partOf(t, r)).filter((p) => !t.yearOf || p.rows > 0);
+      }
       const changed = parts.filter((p) => {
         const b = baseFiles[p.rel];
         if (b && b.fp === p.fp && writer.baseIntact(p.rel, b.stamp)) {
           writer.keep(p.rel, b.bytes);
           state.files[p.rel] = b;
-          counts.kept++;
+          result.kept++;
           return false;
         }
         return true;
@@ -249,30 +366,45 @@ export async function writeDownloads(opts: DownloadsOptions): Promise<{ written:
         const dir = mkdtempSync(join(opts.scratch, `${t.name}-`));
         try {
           const options = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${DOWNLOAD_ROW_GROUP}`;
-          if (t.yearOf && t.yearWhere) {
+          const made = new Map<string, string>();
+          if (t.yearOf && t.rangeWhere) {
+            // each partition by its own statement, sorting its rows alone
             for (const p of changed) {
-              const yearDir = join(dir, `year=${p.year!}`);
-              mkdirSync(yearDir);
-              const yearRows = `SELECT *, CAST(year(${t.yearOf}) AS INTEGER) AS year FROM (${t.sql(db, t.yearWhere(p.year!))})`;
-              await run(conn, `COPY (SELECT * EXCLUDE (year) FROM (${yearRows}) ORDER BY ${t.orderBy}) TO ${sqlString(join(yearDir, 'data_0.parquet'))} (${options})`);
+              const file = join(dir, `${p.year!}-${p.month ?? 0}.parquet`);
+              const [from, to] = partRange(p.year!, p.month);
+              await run(conn, `COPY (SELECT * FROM (${t.sql(db, t.rangeWhere(from, to))}) ORDER BY ${t.orderBy}) TO ${sqlString(file)} (${options})`);
+              made.set(p.rel, file);
             }
           } else if (t.yearOf) {
             const years = changed.map((p) => p.year!).join(', ');
-            await run(conn, `COPY (SELECT * FROM (${rows}) WHERE year IN (${years}) ORDER BY ${t.orderBy}) TO ${sqlString(dir)} (${options}, PARTITION_BY (year))`);
+            await run(conn, `COPY (SELECT * FROM (${withKeys(t, t.sql(db))}) WHERE year IN (${years}) ORDER BY ${t.orderBy}) TO ${sqlString(dir)} (${options}, PARTITION_BY (year))`);
+            const files = parquetFilesBelow(dir);
+            for (const p of changed) {
+              const from = files.find((f) => f.includes(`/year=${p.year}/`));
+              if (from) made.set(p.rel, from);
+            }
           } else {
-            await run(conn, `COPY (${rows} ORDER BY ${t.orderBy}) TO ${sqlString(join(dir, 'data_0.parquet'))} (${options})`);
+            await run(conn, `COPY (SELECT * FROM (${t.sql(db)}) ORDER BY ${t.orderBy}) TO ${sqlString(join(dir, 'data_0.parquet'))} (${options})`);
+            made.set(changed[0]!.rel, join(dir, 'data_0.parquet'));
           }
-          const made = parquetFilesBelow(dir);
           for (const p of changed) {
-            const from = made.find((f) => (p.year === undefined ? true : f.includes(`/year=${p.year}/`)));
+            const from = made.get(p.rel);
             if (!from) throw new Error(`downloads: ${p.rel} was not written`);
-            // hashed in pieces: a year of observations at 10^9 rows is hundreds of MB
+            // hashed in pieces: a month of observations at 10^9 rows is tens of MB
             const sha256 = await fileSha256(from);
             const size = lstatSync(from).size;
             writer.moveIn(from, p.rel);
             const st = lstatSync(join(writerRoot(opts.buildDir), p.rel), { bigint: true });
-            state.files[p.rel] = { fp: p.fp, rows: p.rows, bytes: size, sha256, stamp: { size: Number(st.size), mtimeNs: String(st.mtimeNs), ino: String(st.ino) } };
-            counts.written++;
+            state.files[p.rel] = {
+              fp: p.fp,
+              rows: p.rows,
+              bytes: size,
+              sha256,
+              stamp: { size: Number(st.size), mtimeNs: String(st.mtimeNs), ino: String(st.ino) },
+              ...(p.year === undefined ? {} : { year: p.year }),
+              ...(p.month === undefined ? {} : { month: p.month }),
+            };
+            result.written++;
           }
         } finally {
           rmSync(dir, { recursive: true, force: true });
@@ -283,14 +415,14 @@ export async function writeDownloads(opts: DownloadsOptions): Promise<{ written:
         api: t.api,
         name: t.name,
         description: t.description,
-        partitionedBy: t.yearOf ? ['year'] : [],
+        partitionedBy: partitionKeys(t),
         sortedBy: t.orderBy.replaceAll('"', ''),
         rowGroupRows: DOWNLOAD_ROW_GROUP,
         columns: described.map((c) => ({ name: String(c['column_name']), type: String(c['column_type']) })),
         rows: parts.reduce((n, p) => n + p.rows, 0),
         files: parts.map((p) => {
           const s = state.files[p.rel]!;
-          return { path: `/${p.rel}`, ...(p.year === undefined ? {} : { year: p.year }), rows: s.rows, bytes: s.bytes, sha256: s.sha256 };
+          return { path: `/${p.rel}`, ...(p.year === undefined ? {} : { year: p.year }), ...(p.month === undefined ? {} : { month: p.month }), rows: s.rows, bytes: s.bytes, sha256: s.sha256 };
         }),
       });
     }
@@ -300,7 +432,7 @@ export async function writeDownloads(opts: DownloadsOptions): Promise<{ written:
   }
   writer.write(DOWNLOADS_INDEX, JSON.stringify(index, null, 2) + '\n');
   writeFileSync(join(opts.buildDir, DOWNLOADS_STATE_FILE), JSON.stringify(state) + '\n');
-  return counts;
+  return result;
 }
 
 /** The tree's folder in a build folder. */

@@ -6,9 +6,11 @@ import type { ApiName } from './snapshot/table-schema.ts';
 
 /** One file of the downloads as the index lists it. */
 export interface DownloadFile {
-  /** The URL path, `/downloads/radar/files/year=2024/files-2024.parquet`. */
+  /** The URL path, `/downloads/radar/files/year=2024/files-2024.parquet`, `/downloads/timeseries/observations/year=2024/month=3/observations-2024-03.parquet`. */
   path: string;
+  /** The partition of a partitioned table's file: its year, and its month (1-12) when the table is partitioned by month too. */
   year?: number;
+  month?: number;
   rows: number;
   bytes: number;
   sha256: string;
@@ -18,7 +20,7 @@ export interface DownloadIndexTable {
   api: ApiName;
   name: string;
   description: string;
-  /** Hive partition keys of the file paths (`year`), empty for one file. */
+  /** Hive partition keys of the file paths (`year`, or `year` and `month`), empty for one file. */
   partitionedBy: string[];
   sortedBy: string;
   rowGroupRows: number;

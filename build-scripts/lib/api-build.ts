@@ -3,6 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SnapshotManifest } from '../../core/snapshot/table-schema.ts';
 import type { TimeseriesProfile } from '../../core/timeseries/profile.ts';
 import type { AppendPlan } from '../timeseries/append.ts';
+import type { AppendedObservations } from '../downloads.ts';
 import type { Progress } from './progress.ts';
 import type { TreeState } from './tree-state.ts';
 import type { TreeWriter } from './tree-writer.ts';
@@ -36,4 +37,9 @@ export interface ApiBuildContext {
   timeseriesProfile: TimeseriesProfile;
   /** A daily append over the last build's timeseries data (timeseries/append.ts); undefined: built in full. */
   timeseriesAppend?: AppendPlan;
+  /**
+   * Set by the Timeseries API's part of a daily append: the table of the observations it added (kept until the
+   * build ends) and the digest of the build appended to, for the downloads (downloads.ts AppendedObservations).
+   */
+  appended: { observations?: AppendedObservations };
 }

@@ -14,8 +14,12 @@ import { tableReadSql } from '../snapshot/files.ts';
 import { copyDatabase, lastTimestamps, linkSegments, nextSegmentName, settleSegments, writeSources, type AppendPlan } from './append.ts';
 import { checkConfigReferences, readConfigFiles } from './config-files.ts';
 import { appendTimeseriesDb, buildTimeseriesDb } from './timeseries-db.ts';
+import { observationSourcesDigest } from '../downloads.ts';
 import { writeTimeseriesTree } from './write-tree.ts';
 import { prerenderCharts } from './prerender-charts.ts';
+
+/** The observations a daily append added, for the downloads: dropped by the build (build.ts) when it ends. */
+export const APPENDED_TABLE = 'memory.appended_observations';
 
 /** No observations: the new files of an append that brought none. */
 const NO_OBSERVATIONS = `(SELECT NULL::VARCHAR AS timeseries_id, NULL::BIGINT AS "timestamp", NULL::DOUBLE AS "value" WHERE false)`;
@@ -46,7 +50,11 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
     if (append || ctx.partitioned) progress.begin('timeseries observations file');
     if (append) {
       await appendSeriesFile(ctx, append, added, cat.timeseries.length);
-      await run(conn, 'DROP TABLE memory.new_observations');
+      if (ctx.writeTree) {
+        // the downloads rewrite the months of the added rows alone (downloads.ts): the table stays until the build ends
+        await run(conn, `ALTER TABLE memory.new_observations RENAME TO ${APPENDED_TABLE.slice('memory.'.length)}`);
+        ctx.appended.observations = { table: APPENDED_TABLE, since: observationSourcesDigest(join(append.previous, 'data'))! };
+      } else await run(conn, 'DROP TABLE memory.new_observations');
     } else if (ctx.partitioned) await writePartitionedObservations(conn, ctx.dataDir, cat.timeseries.length, progress);
     writeSources(ctx.dataDir, ctx.snapshotDir);
     if (ctx.writeTree) {

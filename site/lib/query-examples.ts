@@ -59,11 +59,13 @@ ORDER BY category`,
       id: 'monthly-means',
       title: `Monthly means of ${series.label}`,
       params: { series: series.id },
+      // grouped and ordered by position: the observations' view has a `month` column of its own (the hive folder
+      // month=M), which `GROUP BY month` would take instead of this alias
       sql: `SELECT CAST(date_trunc('month', "timestamp") AS DATE) AS month, avg("value") AS mean, count("value") AS "values"
 FROM observations
 WHERE timeseries_id = ${quote(series.id)}
-GROUP BY month
-ORDER BY month`,
+GROUP BY 1
+ORDER BY 1`,
     });
   }
   return out;

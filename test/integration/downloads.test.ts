@@ -96,7 +96,12 @@ describe.each([
           expect(Number(unsorted!['n'])).toBe(0);
           const groups = await all(conn, `SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata(${sqlString(join(site, f.path))})`);
           for (const g of groups) expect(Number(g['row_group_num_rows'])).toBeLessThanOrEqual(DOWNLOAD_ROW_GROUP);
-          if (spec.yearOf) {
+          if (spec.yearOf && spec.monthly) {
+            expect(f.path).toMatch(new RegExp(`/${spec.name}/year=${f.year}/month=${f.month}/${spec.name}-${f.year}-${String(f.month).padStart(2, '0')}\\.parquet$`));
+            const [other] = await all(conn, `SELECT count(*) AS n FROM ${one} WHERE year(${spec.yearOf}) <> ${f.year} OR month(${spec.yearOf}) <> ${f.month}`);
+            expect(Number(other!['n'])).toBe(0);
+          } else if (spec.yearOf) {
+            expect(f.month).toBeUndefined();
             expect(f.path).toMatch(new RegExp(`/${spec.name}/year=${f.year}/${spec.name}-${f.year}\\.parquet$`));
             const [other] = await all(conn, `SELECT count(*) AS n FROM ${one} WHERE year(${spec.yearOf}) <> ${f.year}`);
             expect(Number(other!['n'])).toBe(0);
@@ -135,16 +140,20 @@ describe('observations across a year boundary', () => {
   let work = '';
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  // each year is written by its own statement, its rows read by a timestamp range (yearWhere): the files of two
-  // years hold every observation once, each in its own year, sorted by series then time
-  test('one file a year, every observation in the file of its year, sorted by series then time', async () => {
+  // each month is written by its own statement, its rows read by a timestamp range (rangeWhere): the files of two
+  // months of two years hold every observation once, each in its own month, sorted by series then time
+  test('one file a month, every observation in the file of its month, sorted by series then time', async () => {
     work = runTmp(inject('demoSnapshot'), 'downloads-years');
     rmSync(work, { recursive: true, force: true });
     const snapshot = join(work, 'snapshot');
     await writeDemoSnapshot({ from: '2023-12-28', days: 8, seed: 3, out: snapshot, apis: ['timeseries-v1'], log: () => {} });
     const result = await build({ snapshot, out: join(work, 'dist'), quiet: true, charts: false, site: false, history: false });
     const t = readIndex(result.folder).tables.find((x) => x.name === 'observations')!;
-    expect(t.files.map((f) => f.year)).toEqual([2023, 2024]);
+    expect(t.partitionedBy).toEqual(['year', 'month']);
+    expect(t.files.map((f) => [f.year, f.month])).toEqual([
+      [2023, 12],
+      [2024, 1],
+    ]);
     const site = join(result.folder, 'site');
     const obs = `read_parquet(${sqlString(join(snapshot, 'observations.parquet'))})`;
     for (const f of t.files) {
@@ -152,8 +161,8 @@ describe('observations across a year boundary', () => {
       const [c] = await all(
         conn,
         `SELECT (SELECT count(*) FROM ${one}) AS n,
-                (SELECT count(*) FROM ${obs} WHERE year(make_timestamp("timestamp" * 1000)) = ${f.year}) AS want,
-                (SELECT count(*) FROM ${one} WHERE year("timestamp") <> ${f.year}) AS other,
+                (SELECT count(*) FROM ${obs} WHERE year(make_timestamp("timestamp" * 1000)) = ${f.year} AND month(make_timestamp("timestamp" * 1000)) = ${f.month}) AS want,
+                (SELECT count(*) FROM ${one} WHERE year("timestamp") <> ${f.year} OR month("timestamp") <> ${f.month}) AS other,
                 (SELECT count(*) FROM (SELECT file_row_number AS pos, row_number() OVER (ORDER BY timeseries_id, "timestamp") - 1 AS rank FROM ${one}) WHERE pos <> rank) AS unsorted`,
       );
       expect({ year: f.year, n: Number(c!['n']), other: Number(c!['other']), unsorted: Number(c!['unsorted']) }).toEqual({ year: f.year, n: Number(c!['want']), other: 0, unsorted: 0 });
