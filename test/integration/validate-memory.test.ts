@@ -11,9 +11,9 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuckDB, sqlString } from '../../lib/duckdb.ts';
+import { openDuckDB, sqlString, TIMESERIES_ROW_GROUP_SIZE } from '../../lib/duckdb.ts';
 import { SnapshotInvalid, validateSnapshot } from '../../build-scripts/snapshot/validate.ts';
-import { parseMemoryLimit, rangePasses } from '../../build-scripts/snapshot/key-passes.ts';
+import { parseMemoryLimit, rangePasses, rowsPerPassOf } from '../../build-scripts/snapshot/key-passes.ts';
 import { build } from '../../build-scripts/build.ts';
 import { seriesPasses } from '../../build-scripts/timeseries/timeseries-db.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
@@ -114,6 +114,16 @@ describe(`the database-only build with a ${BUILD_LIMIT} DuckDB memory limit`, ()
       ].map(async (sql) => (await w.runAndReadAll(sql)).getRowObjectsJS()[0]));
       expect(stored).toEqual(expected);
       expect(stored?.['n']).toBe(BUILD_ROWS);
+      // DuckDB holds every row group of the table it wrote or scanned in memory, outside its limit (about 6.5 KB
+      // each: bench/rowgroup-memory.ts); with 8,192-row groups that grew the build by 0.8 GB per 10^9 rows (issue
+      // 23). Full groups of TIMESERIES_ROW_GROUP_SIZE rows, at most one partial group a pass (passes: at most twice
+      // the fewest, greedy packing): 66-86 here; 977 with 8,192-row groups.
+      const [groups] = (await w.runAndReadAll(`SELECT count(DISTINCT row_group_id)::DOUBLE AS n FROM pragma_storage_info('built.observations')`)).getRowObjectsJS();
+      const passes = 2 * Math.ceil(BUILD_ROWS / rowsPerPassOf(parseMemoryLimit(BUILD_LIMIT)!));
+      expect(Number(groups?.['n'])).toBeGreaterThanOrEqual(Math.ceil(BUILD_ROWS / TIMESERIES_ROW_GROUP_SIZE));
+      expect(Number(groups?.['n'])).toBeLessThanOrEqual(Math.ceil(BUILD_ROWS / TIMESERIES_ROW_GROUP_SIZE) + passes);
+      // whatever the constant says: more than 65,536 rows a group on average, so at most 100 MB of them at 10^9 rows
+      expect(BUILD_ROWS / Number(groups?.['n'])).toBeGreaterThan(65_536);
       const firstLast = (await w.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM built.timeseries t FULL JOIN (
           SELECT timeseries_id, min("timestamp") AS ft, arg_min("value", "timestamp") AS fv, max("timestamp") AS lt, arg_max("value", "timestamp") AS lv
           FROM read_parquet(${obs}) WHERE "value" IS NOT NULL GROUP BY timeseries_id) b ON b.timeseries_id = t.id
