@@ -30,7 +30,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
-import { openDuckDB } from '../lib/duckdb.ts';
+import { openDuckDB, releaseBuffers } from '../lib/duckdb.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
 import { buildAtomically, type BaseTree } from './lib/atomic-output.ts';
 import { TreeState } from './lib/tree-state.ts';
@@ -71,6 +71,8 @@ export interface BuildResult {
   phases: Record<string, number>;
   /** CPU seconds per phase (Progress.cpuPhases: the process's, all its threads), beside the wall seconds of `phases`. */
   cpuPhases: Record<string, number>;
+  /** Peak resident memory per phase, MB (Progress.rssPhases; empty where /proc is not Linux's). */
+  rssPhases: Record<string, number>;
   /** Counts the APIs report (`timeseries charts rendered`, `timeseries charts from cache`) and the tree's (`tree files written`, `… kept`, `… removed`). */
   stats: Record<string, number>;
   /** The earlier tree the build started from; undefined for a build into an empty folder. */
@@ -144,7 +146,8 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
   const t0 = performance.now();
   const progress = new Progress(process.stderr, opts.quiet ?? false);
   const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
-  const instance = await openDuckDB({ threads: 2, memoryLimit: opts.memoryLimit ?? '1GB', tempDirectory: scratch });
+  const memoryLimit = opts.memoryLimit ?? '1GB';
+  const instance = await openDuckDB({ threads: 2, memoryLimit, tempDirectory: scratch });
   const conn = await instance.connect();
   const recorderConn = await instance.connect();
   let sha256: WrittenSha256 | undefined;
@@ -195,6 +198,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
             writer,
             state,
             progress,
+            memoryLimit,
             writeTree: !opts.dbOnly,
             partitioned: opts.partitioned ?? false,
             charts: opts.charts ?? true,
@@ -234,6 +238,8 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
         // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
         await writeFile(join(dir, 'nginx.conf'), nginxConfig({ site: join(resolve(opts.out), 'site') }));
         if (opts.site ?? true) {
+          // Astro runs in this process and needs nothing of DuckDB: the downloads' buffers go back to the system
+          await releaseBuffers(conn, memoryLimit);
           // DuckDB-WASM for the "Query in your browser" page (query-assets.ts)
           writeQueryAssets(writer);
           progress.begin('site: Astro');
@@ -267,8 +273,9 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     );
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
-    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, cpuPhases: progress.cpuPhases, stats, base };
+    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, cpuPhases: progress.cpuPhases, rssPhases: progress.rssPhases, stats, base };
   } finally {
+    progress.stop();
     // (a build that failed before its manifest leaves the SHA-256s' appender open: closed before its connection)
     sha256?.close();
     recorderConn.closeSync();

@@ -1,7 +1,7 @@
 /** The Timeseries API part of a build: its database, then (unless database-only) its static tree and pre-rendered charts. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { all, ROW_GROUP_SIZE, run, sqlString, TIMESERIES_ROW_GROUP_SIZE } from '../../lib/duckdb.ts';
+import { all, releaseBuffers, ROW_GROUP_SIZE, run, sqlString, TIMESERIES_ROW_GROUP_SIZE } from '../../lib/duckdb.ts';
 import { GROUP_SERIES, OBSERVATIONS_DIR } from '../../lib/series-parquet.ts';
 import type { Progress } from '../lib/progress.ts';
 import { writeSeriesFile } from '../../lib/series-file.ts';
@@ -50,6 +50,9 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
     } else if (ctx.partitioned) await writePartitionedObservations(conn, ctx.dataDir, cat.timeseries.length, progress);
     writeSources(ctx.dataDir, ctx.snapshotDir);
     if (ctx.writeTree) {
+      // the tree and the charts need little of DuckDB: its buffers, full from the database phase, go back to the
+      // system (lib/duckdb.ts releaseBuffers; docs/scale-out.md "Memory budget of a build")
+      await releaseBuffers(conn, ctx.memoryLimit);
       // the tree and the charts read the observations where the endpoint reads them: the series file just
       // written (a read of a series is a seek), not the database's table (a query each, 60 ms at 10^9 rows);
       // a partitioned build's endpoint reads them through DuckDB, and so does its tree

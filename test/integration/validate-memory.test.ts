@@ -11,7 +11,7 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuckDB, sqlString, TIMESERIES_ROW_GROUP_SIZE } from '../../lib/duckdb.ts';
+import { openDuckDB, parseMemoryLimit as parseLimit, RELEASED_BUFFERS, releaseBuffers, sqlString, TIMESERIES_ROW_GROUP_SIZE } from '../../lib/duckdb.ts';
 import { SnapshotInvalid, validateSnapshot } from '../../build-scripts/snapshot/validate.ts';
 import { parseMemoryLimit, rangePasses, rowsPerPassOf } from '../../build-scripts/snapshot/key-passes.ts';
 import { build } from '../../build-scripts/build.ts';
@@ -181,6 +181,33 @@ async function problemsOf(dir: string): Promise<string[]> {
   expect(error).toBeInstanceOf(SnapshotInvalid);
   return (error as SnapshotInvalid).problems;
 }
+
+describe('between phases', () => {
+  test("releaseBuffers hands DuckDB's cached buffers back and leaves its limit as it was", async () => {
+    const instance = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: path.join(root, 'release-spill') });
+    const c = await instance.connect();
+    const cached = async () => Number((await c.runAndReadAll('SELECT sum(memory_usage_bytes)::DOUBLE AS b FROM duckdb_memory()')).getRowObjectsJS()[0]?.['b']);
+    const limit = async () => String((await c.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m']);
+    try {
+      await c.run(`ATTACH ${sqlString(path.join(root, 'release.duckdb'))} AS r`);
+      // 2.4 × 10^7 rows of three columns, scanned: their blocks stay cached up to the 1 GB limit
+      await c.run('CREATE TABLE r.o AS SELECT (i // 100000)::INTEGER AS sid, i AS "timestamp", random() AS "value" FROM range(24000000) t(i)');
+      await c.run('CHECKPOINT r');
+      await c.run('SELECT sum(sid), sum("timestamp"), sum("value") FROM r.o');
+      const before = await limit();
+      expect(await cached()).toBeGreaterThan(parseLimit(RELEASED_BUFFERS)!);
+      await releaseBuffers(c, '1GB');
+      expect(await cached()).toBeLessThanOrEqual(parseLimit(RELEASED_BUFFERS)!);
+      expect(await limit()).toBe(before);
+      // and the table is still there, read back from disk
+      const [n] = (await c.runAndReadAll('SELECT count(*)::DOUBLE AS n FROM r.o')).getRowObjectsJS();
+      expect(n?.['n']).toBe(24_000_000);
+    } finally {
+      c.closeSync();
+      instance.closeSync();
+    }
+  }, 120_000);
+});
 
 describe('passes', () => {
   test.each([
