@@ -41,12 +41,13 @@ export const ROW_GROUP_SIZE = 8192;
 /**
  * Rows per row group of the timeseries database (DuckDB's default), whose observations table grows with the
  * snapshot (10^9 rows and more). DuckDB keeps every row group it has written or scanned of an attached database
- * in memory, outside its buffer pool and its `memory_limit`: about 6.5 KB a row group of this table's three
- * columns (bench/rowgroup-memory.ts, docs/scale-out.md "Memory budget of a build"). With 8,192 rows a group that
- * was 0.8 GB per 10^9 observations, held from the database phase to the end of the build; with 122,880 it is
- * 53 MB. No answer of the endpoint reads this table (getData reads the series file, a partitioned build's
- * Parquet files have their own small row groups); the build's whole-table readers (the snapshot history, the
- * observations downloads by year) scan it either way.
+ * in memory, outside its buffer pool and its `memory_limit`: about 6.5 KB a row group of 8,192 rows of this
+ * table's three columns, 12 KB one of 122,880 (bench/rowgroup-memory.ts, docs/scale-out.md "Memory budget of a
+ * build"). With 8,192 rows a group that was 0.8 GB per 10^9 observations, held from the database phase to its
+ * DETACH and again by each phase that attaches and scans the database; with 122,880 it is about 0.1 GB. No
+ * answer of the endpoint reads this table (getData reads the series file, a partitioned build's Parquet files
+ * have their own small row groups); the build's readers by time (the snapshot history, the observations
+ * downloads by year) prune fewer rows with these groups (docs/scale-out.md).
  */
 export const TIMESERIES_ROW_GROUP_SIZE = 122_880;
 

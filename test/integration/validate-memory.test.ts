@@ -114,7 +114,7 @@ describe(`the database-only build with a ${BUILD_LIMIT} DuckDB memory limit`, ()
       ].map(async (sql) => (await w.runAndReadAll(sql)).getRowObjectsJS()[0]));
       expect(stored).toEqual(expected);
       expect(stored?.['n']).toBe(BUILD_ROWS);
-      // DuckDB holds every row group of the table it wrote or scanned in memory, outside its limit (about 6.5 KB
+      // DuckDB holds every row group of the table it wrote or scanned in memory, outside its limit (6.5-12 KB
       // each: bench/rowgroup-memory.ts); with 8,192-row groups that grew the build by 0.8 GB per 10^9 rows (issue
       // 23). Full groups of TIMESERIES_ROW_GROUP_SIZE rows, at most one partial group a pass (passes: at most twice
       // the fewest, greedy packing): 66-86 here; 977 with 8,192-row groups.
@@ -122,7 +122,7 @@ describe(`the database-only build with a ${BUILD_LIMIT} DuckDB memory limit`, ()
       const passes = 2 * Math.ceil(BUILD_ROWS / rowsPerPassOf(parseMemoryLimit(BUILD_LIMIT)!));
       expect(Number(groups?.['n'])).toBeGreaterThanOrEqual(Math.ceil(BUILD_ROWS / TIMESERIES_ROW_GROUP_SIZE));
       expect(Number(groups?.['n'])).toBeLessThanOrEqual(Math.ceil(BUILD_ROWS / TIMESERIES_ROW_GROUP_SIZE) + passes);
-      // whatever the constant says: more than 65,536 rows a group on average, so at most 100 MB of them at 10^9 rows
+      // whatever the constant says: more than 65,536 rows a group on average, so about 0.1-0.2 GB of them at 10^9 rows
       expect(BUILD_ROWS / Number(groups?.['n'])).toBeGreaterThan(65_536);
       const firstLast = (await w.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM built.timeseries t FULL JOIN (
           SELECT timeseries_id, min("timestamp") AS ft, arg_min("value", "timestamp") AS fv, max("timestamp") AS lt, arg_max("value", "timestamp") AS lv
