@@ -17,7 +17,7 @@
  * full: the 30-year catalogue (generated once into bench/.work, a few minutes).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, getPriority, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchQueries, benchStaticBuild, radarDbBuild, radarSnapshot } from './radar.ts';
@@ -370,7 +370,8 @@ if (only?.includes('timeseries-postgres')) {
   const load = loadavg().map((x) => x.toFixed(1)).join(', ');
   const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
   const l = r.load;
-  row('machine', `**shared and loaded**: load average ${loadAtStart} at the start, ${load} at the end (\`uptime\`); every process of the run under \`nice -n 19 ionice -c3\`; the ratios are of the two sides taking turns in this run`, '');
+  const nice = getPriority();
+  row('machine', `load average ${loadAtStart} at the start, ${load} at the end (\`uptime\`); the bench ran at nice ${nice}${nice > 0 ? ' (below other work on the machine)' : ''}; the ratios are of the two sides taking turns in this run`, '');
   row(`snapshot ${r.snapshotName}: ${r.observations.toLocaleString('en')} observations in ${r.series} series`, `snapcat: series file ${gib(r.snapcatBytes.pairs)} + its index ${(r.snapcatBytes.index / 2 ** 20).toFixed(1)} MiB + database ${gib(r.snapcatBytes.database)} = **${gib(r.snapcatBytes.pairs + r.snapcatBytes.index + r.snapcatBytes.database)}**, what the endpoint reads${r.sourceBytes === undefined ? '' : `; the snapshot's observations (Parquet, what both sides load from): ${gib(r.sourceBytes)}`}`, '');
   row(`PostgreSQL: ${r.version}, ${r.settings}; 52°North's observation schema trimmed to what the answers read (bench/pg-timeseries-load.ts)`, `${r.loadCached ? 'loaded by an earlier run (bench/.work/pg-timeseries, reused: same snapshot, same loading code), its figures: ' : ''}load **${l.seconds.toFixed(0)} s** = ${(l.rows / l.seconds).toFixed(0)} rows/s (${l.rows.toLocaleString('en')} rows in ${l.chunks} CSV chunks: DuckDB export ${l.exportSeconds.toFixed(0)} s, COPY ${l.copySeconds.toFixed(0)} s = ${(l.rows / l.copySeconds).toFixed(0)} rows/s, primary keys ${l.indexSeconds.toFixed(0)} s, VACUUM ANALYZE ${l.analyzeSeconds.toFixed(0)} s, CHECKPOINT ${l.checkpointSeconds.toFixed(0)} s); observation table **${gib(l.totalBytes)}** (heap ${gib(l.heapBytes)}, primary key ${gib(l.indexBytes)}; ${(l.totalBytes / l.rows).toFixed(1)} bytes a row), database ${gib(l.databaseBytes)}; largest CSV chunk ${gib(l.largestChunkBytes)}`, '');
   row('disk: PostgreSQL observation table / snapcat (series file, index, database)', `**×${(l.totalBytes / (r.snapcatBytes.pairs + r.snapcatBytes.index + r.snapcatBytes.database)).toFixed(2)}**`, '');

@@ -24,13 +24,14 @@
  * SNAPCAT_TIMESERIES_PROFILE (`spec`, the default, or `52north`) chooses the Timeseries API's profile
  * (core/timeseries/profile.ts); any other value stops the build with exit code 1 before anything is written.
  */
-import { mkdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
-import { parseArgs } from 'node:util';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuckDB, releaseBuffers } from '../lib/duckdb.ts';
+import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
+import { makeScratch, removeScratch, removeOnSignals } from './lib/scratch.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
 import { buildAtomically, type BaseTree } from './lib/atomic-output.ts';
 import { TreeState } from './lib/tree-state.ts';
@@ -145,13 +146,15 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
   const timeseriesProfile = opts.timeseriesProfile === undefined ? parseProfile(process.env[PROFILE_ENV]) : parseProfile(opts.timeseriesProfile, 'timeseriesProfile');
   const t0 = performance.now();
   const progress = new Progress(process.stderr, opts.quiet ?? false);
-  const scratch = await mkdtemp(join(tmpdir(), 'snapcat-build-'));
+  // DuckDB spills here; removed however the build ends (lib/scratch.ts: a killed build's by the next build)
+  const scratch = makeScratch('build');
   const memoryLimit = opts.memoryLimit ?? '1GB';
-  const instance = await openDuckDB({ threads: 2, memoryLimit, tempDirectory: scratch });
-  const conn = await instance.connect();
-  const recorderConn = await instance.connect();
+  const opened: { instance?: DuckDBInstance; conn?: DuckDBConnection; recorder?: DuckDBConnection } = {};
   let sha256: WrittenSha256 | undefined;
   try {
+    const instance = (opened.instance = await openDuckDB({ threads: 2, memoryLimit, tempDirectory: scratch }));
+    const conn = (opened.conn = await instance.connect());
+    const recorderConn = (opened.recorder = await instance.connect());
     // the build served when this one starts: its snapshot is the one this one's change set is against, and its
     // timeseries data the one a daily append starts from
     const previous = existsSync(opts.out) ? realpathSync(opts.out) : undefined;
@@ -159,7 +162,8 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     const append = typeof plan === 'string' ? undefined : plan;
     if (append) progress.line(`daily append over ${append.previous}: ${append.added.length} new observation files, ${append.known.size} known`);
     progress.begin('validating snapshot');
-    const snap = await validateSnapshot(resolve(opts.snapshot), conn, append ? { known: append.known } : {});
+    // within the snapshot's tables too: the table, the check, the pass and DuckDB's percentage (query-progress.ts)
+    const snap = await validateSnapshot(resolve(opts.snapshot), conn, { ...(append ? { known: append.known } : {}), onProgress: (text) => progress.detail(text) });
     const timeseriesAppend = append && snap.manifest.apis.includes('timeseries-v1') ? append : undefined;
     for (const api of snap.manifest.apis) {
       if (!API_BUILDERS[api]) throw new Error(`snapshot ${snap.manifest.name} declares API ${api}, which this version of snapcat cannot build yet`);
@@ -276,32 +280,47 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, cpuPhases: progress.cpuPhases, rssPhases: progress.rssPhases, stats, base };
   } finally {
     progress.stop();
-    // (a build that failed before its manifest leaves the SHA-256s' appender open: closed before its connection)
-    sha256?.close();
-    recorderConn.closeSync();
-    conn.closeSync();
-    instance.closeSync();
-    await rm(scratch, { recursive: true, force: true });
+    // (a build that failed before its manifest leaves the SHA-256s' appender open: closed before its connection);
+    // each close on its own, so that one that throws (a failed build's appender) leaves none open and no scratch
+    for (const close of [() => sha256?.close(), () => opened.recorder?.closeSync(), () => opened.conn?.closeSync(), () => opened.instance?.closeSync()]) {
+      try {
+        close();
+      } catch {
+        // the build's own error, if any, is the one reported
+      }
+    }
+    removeScratch(scratch);
   }
 }
 
+/** `npm run build`'s command line (lib/cli.ts: --help, and a bad option is one line and exit code 2). */
+export const BUILD_CLI = {
+  command: 'npm run build --',
+  usage: '--snapshot DIR [--out dist] [--full] [--db-only] [--partitioned] [--no-charts] [--no-site] [--quiet]',
+  summary: `Validates a snapshot, then builds it beside the last good build and swaps it in at the end (OUT is a link to
+OUT.builds/<stamp>). A snapshot that fails validation, or a build that fails, writes nothing, leaves the last
+good build served, and exits 1. Builds are incremental over the last build unless --full.`,
+  options: {
+    snapshot: { type: 'string', value: 'DIR', required: true, describe: 'the snapshot folder (snapshot.json and one Parquet file or folder per table)' },
+    out: { type: 'string', value: 'DIR', default: 'dist', describe: 'the build: a link to the finished folder in DIR.builds/; DIR.cache/ keeps reusable charts' },
+    full: { type: 'boolean', default: false, describe: 'build into an empty folder, not over the last build (no incremental build, no daily append)' },
+    'db-only': { type: 'boolean', default: false, describe: 'write the databases only, no static tree: the endpoint answers every path by a query' },
+    partitioned: { type: 'boolean', default: false, describe: 'database-only, with the big tables as hive-partitioned Parquet (docs/scale-out.md)' },
+    'no-charts': { type: 'boolean', default: false, describe: 'do not pre-render the configured charts (no Chromium needed)' },
+    'no-site': { type: 'boolean', default: false, describe: 'do not build the documentation and browsing site (Astro)' },
+    quiet: { type: 'boolean', default: false, describe: 'no progress lines, only errors' },
+  },
+  env: {
+    [PROFILE_ENV]: 'the Timeseries API profile built: spec (default) or 52north',
+    SNAPCAT_HISTORY_KEEP: 'snapshots whose change sets are kept (default 30)',
+    CHROMIUM_PATH: 'the browser that renders the charts (default: a system chromium, else the packed one)',
+  },
+  examples: ['npm run build -- --snapshot snapshots/demo --out dist', 'npm run build -- --snapshot /data/snapshots/2026-11-26 --out /srv/snapcat/dist --no-site --quiet'],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      snapshot: { type: 'string' },
-      out: { type: 'string', default: 'dist' },
-      quiet: { type: 'boolean', default: false },
-      'db-only': { type: 'boolean', default: false },
-      partitioned: { type: 'boolean', default: false },
-      'no-charts': { type: 'boolean', default: false },
-      'no-site': { type: 'boolean', default: false },
-      full: { type: 'boolean', default: false },
-    },
-  });
-  if (!values.snapshot) {
-    console.error('usage: npm run build -- --snapshot DIR [--out dist] [--full] [--db-only] [--partitioned] [--no-charts] [--no-site] [--quiet]');
-    process.exit(2);
-  }
+  removeOnSignals();
+  const { values } = commandLine(BUILD_CLI);
   try {
     await build({ snapshot: values.snapshot, out: values.out, quiet: values.quiet, dbOnly: values['db-only'], partitioned: values.partitioned, charts: !values['no-charts'], site: !values['no-site'], full: values.full });
   } catch (e) {

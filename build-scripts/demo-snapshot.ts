@@ -13,7 +13,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, resolve, basename } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, wholeNumber, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { API_NAMES, MANIFEST_FILE, SNAPSHOT_FORMAT_VERSION, type ApiName, type SnapshotManifest } from '../core/snapshot/table-schema.ts';
 import type { DemoOptions } from './demo/options.ts';
 import { generateRadarDemo } from './demo/radar/generate.ts';
@@ -68,20 +68,31 @@ export async function writeDemoSnapshot(opts: {
   }
 }
 
+/** `npm run demo-snapshot`'s command line (lib/cli.ts). */
+export const DEMO_SNAPSHOT_CLI = {
+  command: 'npm run demo-snapshot --',
+  usage: '[--from 2024-01-01] [--days 30] [--seed 1] [--out .snapshots/demo] [--apis A,B] [--series-factor K] [--fast-values]',
+  summary: `Writes a realistic, deterministic demo snapshot (snapshot.json and one Parquet file per table): the real
+SuperDARN radar network's files, transfers and alarms, and a sensor network of 103 stations and 276 series.
+The folder is written beside its final name and renamed at the end; the same options give the same bytes.`,
+  options: {
+    from: { type: 'string', value: 'DATE', default: '2024-01-01', describe: 'the first day (UTC)', check: (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ? undefined : 'must be a date like 2024-01-01') },
+    days: { type: 'string', value: 'N', default: '30', describe: 'days of data; the snapshot is taken at the end of the last (3,300 days: 10^8 observations)', check: wholeNumber(1, 20000) },
+    seed: { type: 'string', value: 'N', default: '1', describe: 'the random seed', check: (v: string) => (/^-?\d+$/.test(v) ? undefined : 'must be a whole number') },
+    out: { type: 'string', value: 'DIR', default: '.snapshots/demo', describe: 'the snapshot folder written (replaced when there)' },
+    apis: { type: 'string', value: 'LIST', defaultText: API_NAMES.join(','), describe: 'the APIs whose tables are written, comma-separated', check: (v: string) => (v.split(',').every((a) => (API_NAMES as readonly string[]).includes(a.trim())) ? undefined : `must name APIs of ${API_NAMES.join(', ')}`) },
+    'series-factor': { type: 'string', value: 'K', default: '1', describe: `a timeseries network K times as large (K x 103 stations, K x 276 series; 1 to ${MAX_NETWORK_FACTOR})`, check: wholeNumber(1, MAX_NETWORK_FACTOR) },
+    'fast-values': { type: 'boolean', default: false, describe: 'cheap timeseries values (same series, instants, gaps and nulls), for scale tests' },
+  },
+  examples: [
+    'npm run demo-snapshot -- --from 2024-01-01 --days 30 --seed 1 --out snapshots/demo',
+    'npm run demo-snapshot -- --from 2016-01-01 --days 3650 --series-factor 10 --fast-values --apis timeseries-v1 --out snapshots/national   # about 10^9 observations',
+  ],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      from: { type: 'string', default: '2024-01-01' },
-      days: { type: 'string', default: '30' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: '.snapshots/demo' },
-      apis: { type: 'string' },
-      'series-factor': { type: 'string', default: '1' },
-      'fast-values': { type: 'boolean', default: false },
-    },
-  });
+  const { values } = commandLine(DEMO_SNAPSHOT_CLI);
   const apis = values.apis?.split(',').map((a) => a.trim()) as ApiName[] | undefined;
-  for (const a of apis ?? []) if (!API_NAMES.includes(a)) { console.error(`--apis: unknown API '${a}'; one of ${API_NAMES.join(', ')}`); process.exit(2); }
   try {
     const t0 = performance.now();
     const m = await writeDemoSnapshot({ from: values.from, days: Number(values.days), seed: Number(values.seed), out: values.out, seriesFactor: Number(values['series-factor']), fastValues: values['fast-values'], ...(apis ? { apis } : {}) });

@@ -20,7 +20,7 @@
  *   -e stderr` runs it without touching /etc or /var, as root or not.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, wholeNumber, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { errorBody, errorObject, HttpError } from '../core/http/errors.ts';
 import { HEALTH_PATH, METRICS_PATH } from '../core/http/route-family.ts';
 import { RADAR, TIMESERIES } from '../core/nginx/static-rules.ts';
@@ -274,18 +274,26 @@ ${commonHeaders('no-store', '      ')}
 `;
 }
 
+/** `npm run nginx-config`'s command line (lib/cli.ts). */
+export const NGINX_CONFIG_CLI = {
+  command: 'npm run nginx-config --',
+  usage: '[--build dist] [--endpoint URL] [--listen ADDRESS:PORT | --port N] [--server-name NAME] [--user USER] [--brotli-module PATH] > nginx.conf',
+  summary: `Prints an nginx configuration (docs/nginx.md) that serves a build's static tree exactly where the endpoint would
+and passes the rest (live queries, POST, on-demand charts) to the endpoint. Every build writes one as <build>/nginx.conf.`,
+  options: {
+    build: { type: 'string', value: 'DIR', default: 'dist', describe: 'the build whose site/ nginx serves' },
+    endpoint: { type: 'string', value: 'URL', default: DEFAULT_ENDPOINT, describe: 'the endpoint nginx passes to' },
+    listen: { type: 'string', value: 'ADDRESS:PORT', defaultText: DEFAULT_LISTEN, describe: "nginx's listen address" },
+    port: { type: 'string', value: 'N', defaultText: 'none', describe: 'short for --listen 127.0.0.1:N', check: wholeNumber(1, 65535) },
+    'server-name': { type: 'string', value: 'NAME', defaultText: 'none', describe: 'the server_name' },
+    user: { type: 'string', value: 'USER', defaultText: 'none', describe: 'the user nginx runs as' },
+    'brotli-module': { type: 'string', value: 'PATH', defaultText: 'none', describe: 'the ngx_brotli module to load (br compression)' },
+  },
+  examples: ['npm run nginx-config -- --build dist --port 8081 > nginx.conf'],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      build: { type: 'string', default: 'dist' },
-      endpoint: { type: 'string', default: DEFAULT_ENDPOINT },
-      listen: { type: 'string' },
-      port: { type: 'string' },
-      'server-name': { type: 'string' },
-      user: { type: 'string' },
-      'brotli-module': { type: 'string' },
-    },
-  });
+  const { values } = commandLine(NGINX_CONFIG_CLI);
   const listen = values.listen ?? (values.port ? `127.0.0.1:${values.port}` : DEFAULT_LISTEN);
   process.stdout.write(
     nginxConfig({

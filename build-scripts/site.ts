@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { writeSiteData } from './site-data.ts';
 import { placeSiteFiles, placeSiteFilesWith, SITE_FILES_MANIFEST } from './lib/site-files.ts';
 import { forgetTreeState } from './lib/tree-state.ts';
@@ -80,13 +80,21 @@ export async function buildSite(opts: { buildFolder: string; quiet?: boolean; wr
   }
 }
 
+/** `npm run site`'s command line (lib/cli.ts). */
+export const SITE_CLI = {
+  command: 'npm run site --',
+  usage: '[--build dist] [--quiet]',
+  summary: `Rebuilds the documentation and browsing site (Astro) of a finished build into its static tree, replacing the
+pages of the last site build, and makes the tree's manifest again. A --db-only build has no tree to add pages to.`,
+  options: {
+    build: { type: 'string', value: 'DIR', default: 'dist', describe: 'the build' },
+    quiet: { type: 'boolean', default: false, describe: "only errors, not Astro's log" },
+  },
+  examples: ['npm run site -- --build dist'],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      build: { type: 'string', default: 'dist' },
-      quiet: { type: 'boolean', default: false },
-    },
-  });
+  const { values } = commandLine(SITE_CLI);
   try {
     await buildSite({ buildFolder: values.build, quiet: values.quiet });
   } catch (e) {

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, wholeNumber, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { MANIFEST_FILE } from '../core/snapshot/table-schema.ts';
 import { fileURLToPath } from 'node:url';
 import { supervise } from '../lib/supervisor.ts';
@@ -18,14 +18,24 @@ import { reasonToBuild } from './lib/start-plan.ts';
 import { writeDemoSnapshot } from './demo-snapshot.ts';
 import { HISTORY_DIR, SNAPSHOTS_FILE } from './lib/snapshot-history.ts';
 
-const { values } = parseArgs({
+/** `npm start`'s command line (lib/cli.ts). */
+export const START_CLI = {
+  command: 'npm start --',
+  usage: '[--snapshot .snapshots/demo] [--out dist] [--port 8080] [--host 127.0.0.1]',
+  summary: `The whole job on the demo: generates the demo snapshot when there is none (30 days from 2024-01-01, seed 1, and
+the day before), builds it when the build is not of it (the day before first, so the history has a day of
+changes), then serves it as npm run serve does (one endpoint process, replaced when it dies).`,
   options: {
-    snapshot: { type: 'string', default: '.snapshots/demo' },
-    out: { type: 'string', default: 'dist' },
-    port: { type: 'string', default: process.env['PORT'] ?? '8080' },
-    host: { type: 'string', default: process.env['HOST'] ?? '127.0.0.1' },
+    snapshot: { type: 'string', value: 'DIR', default: '.snapshots/demo', describe: 'the snapshot to serve (the demo is generated there when missing)' },
+    out: { type: 'string', value: 'DIR', default: 'dist', describe: 'the build' },
+    port: { type: 'string', value: 'N', default: process.env['PORT'] ?? '8080', defaultText: '$PORT, else 8080', describe: 'the TCP port', check: wholeNumber(0, 65535) },
+    host: { type: 'string', value: 'ADDRESS', default: process.env['HOST'] ?? '127.0.0.1', defaultText: '$HOST, else 127.0.0.1', describe: 'the address to listen on' },
   },
-});
+  env: { [PROFILE_ENV]: 'the Timeseries API profile built and served: spec (default) or 52north' },
+  examples: ['npm start', 'PORT=9000 npm start'],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
+const { values } = commandLine(START_CLI);
 
 function readJson(path: string): unknown {
   try {

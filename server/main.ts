@@ -15,12 +15,12 @@
  */
 import cluster from 'node:cluster';
 import { realpathSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { openServedBuild, type ServedBuild } from './served-build.ts';
 import { ChartRenderer } from '../lib/chart-renderer.ts';
 import { supervise } from '../lib/supervisor.ts';
+import { commandLine, wholeNumber, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { parseProfile, PROFILE_ENV, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 
 export interface ServeOptions extends AppOptions {
@@ -152,15 +152,30 @@ export async function runWorker(opts: ServeOptions, profile: TimeseriesProfile |
   if (cluster.isWorker) process.on('disconnect', stop);
 }
 
+/** `npm run serve`'s command line (lib/cli.ts: --help, and a bad option is one line and exit code 2). */
+export const SERVE_CLI = {
+  command: 'npm run serve --',
+  usage: '[--build dist] [--port 8080] [--host 127.0.0.1] [--workers 1]',
+  summary: `Serves a build: the static tree and the live queries of both APIs, under a supervisor that replaces an
+endpoint process that dies. Watches the build link: a new build is opened fully, then served (hot swap).`,
+  options: {
+    build: { type: 'string', value: 'DIR', default: 'dist', describe: 'the build (the link npm run build swaps)' },
+    port: { type: 'string', value: 'N', default: process.env['PORT'] ?? '8080', defaultText: `$PORT, else 8080`, describe: 'the TCP port (0: any free port)', check: wholeNumber(0, 65535) },
+    host: { type: 'string', value: 'ADDRESS', default: process.env['HOST'] ?? '127.0.0.1', defaultText: '$HOST, else 127.0.0.1', describe: 'the address to listen on' },
+    workers: { type: 'string', value: 'N', default: process.env['SNAPCAT_WORKERS'] ?? '1', defaultText: '$SNAPCAT_WORKERS, else 1', describe: 'endpoint processes on the port (up to one per core; 1 to 64)', check: (v: string) => wholeNumber(1, 64)(v) === undefined ? undefined : 'must be a whole number from 1 to 64 (for example --workers 2)' },
+  },
+  env: {
+    SNAPCAT_DUCKDB_THREADS: "each process's DuckDB threads (default 1)",
+    SNAPCAT_QUERY_TIMEOUT_MS: "a radar query's time until its answer starts (default 10000)",
+    SNAPCAT_RENDER_TIMEOUT_MS: "a chart render's time from the moment it is let in (default 15000)",
+    SNAPCAT_SPOOL_DISK_MB: "temporary files of streamed answers per process (default 2048)",
+    [PROFILE_ENV]: 'reported when it differs from the profile the build was made in (rebuild to change it)',
+  },
+  examples: ['npm run serve -- --build dist --port 8080', 'npm run serve -- --build /srv/snapcat/dist --host 0.0.0.0 --port 80 --workers 2'],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      build: { type: 'string', default: 'dist' },
-      port: { type: 'string', default: process.env['PORT'] ?? '8080' },
-      host: { type: 'string', default: process.env['HOST'] ?? '127.0.0.1' },
-      workers: { type: 'string', default: process.env['SNAPCAT_WORKERS'] ?? '1' },
-    },
-  });
+  const { values } = commandLine(SERVE_CLI);
   let profile: TimeseriesProfile | undefined;
   try {
     profile = process.env[PROFILE_ENV] ? parseProfile(process.env[PROFILE_ENV]) : undefined;
@@ -169,10 +184,6 @@ if (import.meta.main) {
     process.exit(2);
   }
   const workers = Number(values.workers);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-    console.error(`--workers must be a whole number from 1 to 64 (for example --workers 2), not '${values.workers}'`);
-    process.exit(2);
-  }
   if (cluster.isPrimary) {
     if (workers > 1) console.error(`snapcat: ${workers} endpoint processes on port ${values.port}`);
     supervise(workers);

@@ -17,8 +17,15 @@ export function residentMb(): { rss: number; hwm: number } | undefined {
 const RSS_SAMPLE_MS = 500;
 
 /**
- * Progress of a long build on the terminal: the current step, files written, rate and time left.
+ * Progress of a long build on the terminal: the current step, what it is doing within (`detail`: validation's
+ * table, check and percentage), files written, rate and time left.
  * Redraws one line on a TTY; on a pipe (CI, logs) prints a line every few seconds.
+ *
+ * Files are counted against a total only in a phase that said how many it writes (`expectFiles`: the radar
+ * tree, the timeseries tree, the charts): `radar tree: /files | 1234/15552 files …, ~14 s left`. Elsewhere
+ * (downloads, the site's pages, the manifest) the line shows the files written so far and no total, and a
+ * phase that writes more than it said shows no total from then on: a total is never passed. Before the first
+ * file (validation, the databases) no file count is shown at all.
  */
 export class Progress {
   private readonly out: NodeJS.WriteStream;
@@ -28,8 +35,11 @@ export class Progress {
   private step = '';
   files = 0;
   bytes = 0;
-  /** Files the build expects to write in all, when known. */
-  totalFiles = 0;
+  /** Files each phase said it writes (`expectFiles`), by phase name. */
+  private readonly expected = new Map<string, number>();
+  /** Files written since the current phase began. */
+  private phaseFiles = 0;
+  private detailText = '';
 
   private readonly quiet: boolean;
 
@@ -70,9 +80,27 @@ export class Progress {
 
   begin(step: string): void {
     this.step = step;
-    const phase = step.split(':')[0]!.trim();
+    this.detailText = '';
+    const phase = Progress.phaseOf(step);
     if (phase !== this.phase) this.endPhase(phase);
     this.draw(true);
+  }
+
+  /** A step's phase: its text up to its first ':'. */
+  static phaseOf(step: string): string {
+    return step.split(':')[0]!.trim();
+  }
+
+  /** The files the phase of `step` (`radar tree`, or `radar tree: …`) will write, added to what it said before. */
+  expectFiles(step: string, files: number): void {
+    const phase = Progress.phaseOf(step);
+    this.expected.set(phase, (this.expected.get(phase) ?? 0) + files);
+  }
+
+  /** What the current step is doing within (replaced by the next detail or step); drawn at the usual pace. */
+  detail(text: string): void {
+    this.detailText = text;
+    this.draw(false);
   }
 
   private endPhase(next: string): void {
@@ -90,12 +118,14 @@ export class Progress {
     this.phase = next;
     this.phaseStarted = now;
     this.phaseCpu = cpu;
+    this.phaseFiles = 0;
     this.phaseRss = 0;
     this.phaseHwm = residentMb()?.hwm ?? 0;
   }
 
   wrote(bytes: number, files = 1): void {
     this.files += files;
+    this.phaseFiles += files;
     this.bytes += bytes;
     this.draw(false);
   }
@@ -106,18 +136,37 @@ export class Progress {
     this.out.write(text + '\n');
   }
 
+  /** The progress line as it is drawn now (`now`: performance.now()). */
+  text(now = performance.now()): string {
+    const secs = (now - this.started) / 1000;
+    const step = this.detailText ? `${this.step} - ${this.detailText}` : this.step;
+    const total = this.expected.get(this.phase);
+    const mb = `${(this.bytes / 1e6).toFixed(1)} MB`;
+    let files = '';
+    if (total !== undefined && total > 0 && this.phaseFiles <= total) {
+      const phaseSecs = (now - this.phaseStarted) / 1000;
+      const rate = phaseSecs > 0 ? this.phaseFiles / phaseSecs : 0;
+      const left = this.phaseFiles < total && rate > 0 ? `, ~${Math.ceil((total - this.phaseFiles) / rate)} s left` : '';
+      files = `${this.phaseFiles}/${total} files (${this.files} in all), ${mb}, ${Math.round(rate)} files/s${left}, `;
+    } else if (this.files > 0) {
+      files = `${this.files} files, ${mb}, ${Math.round(secs > 0 ? this.files / secs : 0)} files/s, `;
+    }
+    return `${step} | ${files}${secs.toFixed(1)} s`;
+  }
+
   private draw(force: boolean): void {
     if (this.quiet) return;
     const now = performance.now();
     if (!force && now - this.lastDraw < (this.tty ? 100 : 5000)) return;
     this.lastDraw = now;
-    const secs = (now - this.started) / 1000;
-    const rate = secs > 0 ? this.files / secs : 0;
-    const left = this.totalFiles > this.files && rate > 0 ? ` ~${Math.ceil((this.totalFiles - this.files) / rate)} s left` : '';
-    const of = this.totalFiles > 0 ? `/${this.totalFiles}` : '';
-    const text = `${this.step} | ${this.files}${of} files, ${(this.bytes / 1e6).toFixed(1)} MB, ${Math.round(rate)} files/s, ${secs.toFixed(1)} s${left}`;
+    const text = this.text(now);
     if (this.tty) this.out.write(`\r\x1b[K${text}`);
     else this.out.write(text + '\n');
+  }
+
+  /** Clears the progress line of a TTY (before other output). */
+  clear(): void {
+    if (this.tty && !this.quiet) this.out.write('\r\x1b[K');
   }
 
   done(summary: string): void {

@@ -6,8 +6,8 @@
  * - `history/radar-changes.parquet`: one row per radar record key added, changed (with the fields whose values
  *   changed, as the API names them) or removed, per resource, with the file's radar, interval, name and
  *   checksum where the resource has them (the change API filters and reports by them);
- * - `history/series-changes.parquet`: per timeseries, the observations after the previous snapshot's latest
- *   value (count, first and last time);
+ * - `history/series-changes.parquet`: per timeseries, the observations after the previous snapshot's last
+ *   observation, a row with a null value included (count, first and last time);
  * - `history/status-changes.parquet`: per timeseries, each value that entered another status interval
  *   (`from_level`, `to_level`; null outside every interval), from the previous snapshot's latest value on;
  * - `history/snapshots.json`: the kept snapshots, newest first, byte for byte the tree's `/snapshots.json`.
@@ -264,15 +264,33 @@ async function timeseriesChanges(conn: DuckDBConnection, snapshot: SnapshotManif
   const config = JSON.parse(String(cfgRow!['value'])) as TimeseriesConfig;
   const series = await all(
     conn,
-    `SELECT n.sid, n.id, s.id AS station_id, p.id AS phenomenon_id, o.last_timestamp AS old_last, o.last_value AS old_value
+    `SELECT n.sid, n.id, s.id AS station_id, p.id AS phenomenon_id, o.sid AS old_sid, o.last_timestamp AS old_value_time, o.last_value AS old_value
      FROM hist_new_ts.main.timeseries n JOIN hist_new_ts.main.stations s ON s.id = n.station_id JOIN hist_new_ts.main.phenomena p ON p.id = n.phenomenon_id
      LEFT JOIN hist_old_ts.main.timeseries o ON o.id = n.id ORDER BY n.id`,
   );
+  // "New" is after the previous snapshot's last observation, a row with a null value included (docs/changes.md):
+  // the timeseries table keeps the last *value*'s time, so the last row's is read from the old observations. Rows
+  // before the earliest last value of all series cannot be any series' last row: pruned by the zone maps.
+  const oldLastRow = new Map<number, bigint>();
+  const known = series.filter((s) => s['old_sid'] !== null);
+  if (known.length > 0) {
+    const valueTimes = known.map((s) => s['old_value_time']);
+    const from = valueTimes.every((t) => t !== null) ? valueTimes.reduce<bigint>((a, t) => (BigInt(t as bigint) < a ? BigInt(t as bigint) : a), BigInt(valueTimes[0] as bigint)) : null;
+    const lastRows = await all(
+      conn,
+      `SELECT sid, max("timestamp") AS last FROM hist_old_ts.main.observations${from === null ? '' : ` WHERE "timestamp" >= ${from}`} GROUP BY sid`,
+    );
+    for (const r of lastRows) oldLastRow.set(Number(r['sid']), BigInt(r['last'] as bigint | number));
+  }
   const head = `${sqlString(snapshot.name)}, ${sqlString(snapshot.taken_at)}::TIMESTAMP`;
   // The new observations of every series, read once: a query per series over the whole table checked the zone
   // maps of all its row groups (124,000 at 10^9 rows: 228 s for 2,760 series). When every series was in the
   // previous snapshot, rows at or before the earliest of their last times are pruned by those zone maps.
-  const olds = series.map((s) => (s['old_last'] === null ? null : BigInt(s['old_last'] as bigint | number)));
+  const olds = series.map((s) => {
+    if (s['old_sid'] === null) return null;
+    const valueTime = s['old_value_time'] === null ? null : BigInt(s['old_value_time'] as bigint | number);
+    return oldLastRow.get(Number(s['old_sid'])) ?? valueTime;
+  });
   let floor: bigint | null = null;
   if (olds.length > 0 && olds.every((o) => o !== null)) floor = olds.reduce<bigint>((a, o) => (o! < a ? o! : a), olds[0]!);
   await run(conn, 'CREATE OR REPLACE TEMP TABLE hist_bounds (sid INTEGER, old_last BIGINT)');
@@ -285,9 +303,9 @@ async function timeseriesChanges(conn: DuckDBConnection, snapshot: SnapshotManif
      WHERE (b.old_last IS NULL OR o."timestamp" > b.old_last)${floor === null ? '' : ` AND o."timestamp" > ${floor}`}
      ORDER BY o.sid, o."timestamp"`,
   );
-  for (const s of series) {
+  for (const [i, s] of series.entries()) {
     const sid = Number(s['sid']);
-    const after = s['old_last'] === null ? null : BigInt(s['old_last'] as bigint | number);
+    const after = olds[i] ?? null;
     const bound = after === null ? '' : ` AND "timestamp" > ${after}`;
     const id = sqlString(String(s['id']));
     const station = sqlString(String(s['station_id']));
@@ -299,14 +317,15 @@ async function timeseriesChanges(conn: DuckDBConnection, snapshot: SnapshotManif
     const intervals = intervalsOf(config, String(s['id']), String(s['phenomenon_id']));
     if (intervals.length === 0) continue;
     // the previous snapshot's latest value starts the sequence: its level is where the series stood
-    const start = after === null ? '' : `SELECT ${after}::BIGINT AS "timestamp", ${Number(s['old_value'])}::DOUBLE AS "value", true AS old UNION ALL `;
+    const valueTime = s['old_sid'] === null || s['old_value_time'] === null || s['old_value'] === null ? null : BigInt(s['old_value_time'] as bigint | number);
+    const start = valueTime === null ? '' : `SELECT ${valueTime}::BIGINT AS "timestamp", ${Number(s['old_value'])}::DOUBLE AS "value", true AS old UNION ALL `;
     await run(
       conn,
       `INSERT INTO ${T_STATUS}
        SELECT ${head}, ${id}, ${station}, "timestamp", "value", prev_level, level FROM (
          SELECT "timestamp", "value", old, level, lag(level) OVER (ORDER BY "timestamp") AS prev_level, row_number() OVER (ORDER BY "timestamp") AS i
          FROM (SELECT *, ${levelSql(intervals, '"value"')} AS level FROM (${start}SELECT "timestamp", "value", false AS old FROM hist_new_obs WHERE sid = ${sid}${bound} AND "value" IS NOT NULL))
-       ) WHERE NOT old AND (i > 1 OR ${after === null ? 'false' : 'true'}) AND level IS DISTINCT FROM prev_level
+       ) WHERE NOT old AND (i > 1 OR ${valueTime === null ? 'false' : 'true'}) AND level IS DISTINCT FROM prev_level
        ORDER BY "timestamp"`,
     );
   }

@@ -295,7 +295,7 @@ async function writeRadarFiles(ctx: RadarTreeContext): Promise<void> {
   const tags = await prepareIdState(ctx, files);
   const state = tags.kind === 'hashing' ? await hashIdFiles(ctx, files, tags) : tags;
   // the files this build writes, for the progress line: the changed id files, and the collections and docs
-  ctx.progress.totalFiles += state.kind === 'compared' ? [...state.changes.values()].reduce((n, c) => n + c.changed, 0) + wholeFiles() : await countRadarTreeFiles(ctx.conn);
+  ctx.progress.expectFiles('radar tree', state.kind === 'compared' ? [...state.changes.values()].reduce((n, c) => n + c.changed, 0) + wholeFiles() : await countRadarTreeFiles(ctx.conn));
   // the changed blocks of keys of each resource, for its collections (writeCollection)
   const blocks = new Map<ResourceName, Promise<bigint[]>>();
   const changedBlocks = (compared: ComparedIdFiles, res: ResourceName) => blocks.get(res) ?? blocks.set(res, compared.changedBlocks(res)).get(res)!;

@@ -22,12 +22,15 @@ function uniqueSets(table: OpenedTable): ColumnSpec[][] {
 }
 
 /** The first duplicated value (in file order) of one column set, or null. Big tables are checked in passes (key-passes.ts). */
-async function firstDuplicate(conn: DuckDBConnection, table: OpenedTable, columns: ColumnSpec[]): Promise<string | null> {
+async function firstDuplicate(conn: DuckDBConnection, table: OpenedTable, columns: ColumnSpec[], onPass: PassReport): Promise<string | null> {
   const cols = columns.map((c) => ident(c.name));
   const notNull = cols.map((c) => `${c} IS NOT NULL`).join(' AND ');
   // Cheap existence test first, pass by pass; rows are located only in the passes that hold a duplicate.
   const found: KeyPass[] = [];
-  for (const pass of await keyPasses(conn, table, columns, notNull)) {
+  const names = columns.map((c) => c.name).join(', ');
+  const passes = await keyPasses(conn, table, columns, notNull);
+  for (const [i, pass] of passes.entries()) {
+    onPass(names, i + 1, passes.length);
     const any = await rows(
       conn,
       `SELECT 1 FROM ${scan(table, 1, false)} WHERE ${notNull} AND (${pass.where}) GROUP BY ${cols.join(', ')} HAVING count(*) > 1 LIMIT 1`,
@@ -65,12 +68,15 @@ LIMIT 1`;
   return `${table.label}: duplicate ${what} (${describeDuplicateRows(num(dup.n) ?? 2, first, last)})${more}`;
 }
 
+/** Told which pass of a column set's uniqueness check runs (`timeseries_id, timestamp`, 3, 12). */
+export type PassReport = (columns: string, pass: number, passes: number) => void;
+
 /** Problems with uniqueness in one table. */
-export async function checkUnique(conn: DuckDBConnection, table: OpenedTable): Promise<string[]> {
+export async function checkUnique(conn: DuckDBConnection, table: OpenedTable, onPass: PassReport = () => {}): Promise<string[]> {
   const problems: string[] = [];
   for (const columns of uniqueSets(table)) {
     try {
-      const problem = await firstDuplicate(conn, table, columns);
+      const problem = await firstDuplicate(conn, table, columns, onPass);
       if (problem !== null) problems.push(problem);
     } catch (error) {
       const names = columns.map((c) => `\`${c.name}\``).join(', ');

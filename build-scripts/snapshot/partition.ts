@@ -10,7 +10,7 @@
  */
 import { cp, mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, type CliOption, type CliSpec } from '../../lib/cli.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { all, openDuckDB, sqlString } from '../../lib/duckdb.ts';
 import { hiveKeysIn } from '../../lib/hive.ts';
@@ -117,16 +117,32 @@ export async function partitionSnapshot(opts: PartitionOptions, conn?: DuckDBCon
   }
 }
 
+/** `npm run partition-snapshot`'s command line (lib/cli.ts). */
+export const PARTITION_CLI = {
+  command: 'npm run partition-snapshot --',
+  usage: `--snapshot IN --out OUT [--by ${PARTITION_KEYS.join(',')}]`,
+  summary: `Writes a copy of a radar snapshot whose big tables (files, transfers, transfer_instances, temporal_coverage) are
+hive-partitioned folders (files/year=1995/radar=gbr/data_0.parquet), everything else copied as it is.`,
+  options: {
+    snapshot: { type: 'string', value: 'IN', required: true, describe: 'the snapshot to partition (itself partitioned or not)' },
+    out: { type: 'string', value: 'OUT', required: true, describe: 'the partitioned snapshot written' },
+    by: {
+      type: 'string',
+      value: 'KEYS',
+      default: PARTITION_KEYS.join(','),
+      describe: `the partition keys in order, comma-separated (${PARTITION_KEYS.join(', ')}, each once)`,
+      check: (v: string) => {
+        const by = v.split(',').map((k) => k.trim());
+        return by.every((k) => (PARTITION_KEYS as readonly string[]).includes(k)) && new Set(by).size === by.length ? undefined : `must be keys of ${PARTITION_KEYS.join(', ')}, each once`;
+      },
+    },
+  },
+  examples: ['npm run partition-snapshot -- --snapshot snapshots/demo --out snapshots/demo-partitioned', 'npm run partition-snapshot -- --snapshot snapshots/demo --out snapshots/by-radar --by radar'],
+} as const satisfies CliSpec<Record<string, CliOption>>;
+
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: { snapshot: { type: 'string' }, out: { type: 'string' }, by: { type: 'string', default: PARTITION_KEYS.join(',') } },
-  });
-  const by = (values.by ?? '').split(',').map((k) => k.trim());
-  const bad = by.filter((k) => !(PARTITION_KEYS as readonly string[]).includes(k));
-  if (!values.snapshot || !values.out || by.length === 0 || bad.length > 0 || new Set(by).size !== by.length) {
-    console.error(`usage: npm run partition-snapshot -- --snapshot IN --out OUT [--by ${PARTITION_KEYS.join(',')}] (keys: ${PARTITION_KEYS.join(', ')}, each once)`);
-    process.exit(2);
-  }
+  const { values } = commandLine(PARTITION_CLI);
+  const by = values.by.split(',').map((k) => k.trim());
   try {
     await partitionSnapshot({ snapshot: values.snapshot, out: values.out, by: by as PartitionKey[], log: (line) => console.error(line) });
   } catch (e) {

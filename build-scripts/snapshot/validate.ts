@@ -24,6 +24,7 @@ import type { TableSource } from './sql.ts';
 import { checkReferences, checkUnique } from './keys.ts';
 import { readManifest } from './manifest.ts';
 import { checkRows } from './rows.ts';
+import { watchQueries, type ProgressReport, type QueryWatch } from './query-progress.ts';
 
 export interface ValidSnapshot {
   /** The snapshot folder, absolute. */
@@ -44,6 +45,11 @@ export interface ValidateOptions {
    * holds among the other files' rows; the append checks that they come after the known ones.
    */
   known?: Set<string>;
+  /**
+   * Told what validation is doing, every second while it checks rows: the table, the check (a uniqueness check's
+   * pass of its passes) and DuckDB's percentage of the query (query-progress.ts). A big table takes minutes.
+   */
+  onProgress?: ProgressReport;
 }
 
 /**
@@ -95,7 +101,13 @@ export async function validateSnapshot(
     const files = t.files.filter((f) => !known.has(f));
     return files.length === 0 ? [] : [{ ...t, files }];
   });
-  const rowProblems = await checkAllRows(conn, toCheck);
+  const watch = await watchQueries(conn, opts.onProgress);
+  let rowProblems: string[];
+  try {
+    rowProblems = await checkAllRows(conn, toCheck, watch);
+  } finally {
+    await watch.stop();
+  }
   if (rowProblems.length > 0) fail(rowProblems);
 
   const tables: ValidSnapshot['tables'] = {};
@@ -112,10 +124,11 @@ export async function validateSnapshot(
  * uniqueness and references of the tables that could be read (references
  * into an unreadable table are not checked: its problem is already reported).
  */
-async function checkAllRows(conn: DuckDBConnection, tables: OpenedTable[]): Promise<string[]> {
+async function checkAllRows(conn: DuckDBConnection, tables: OpenedTable[], watch: QueryWatch): Promise<string[]> {
   const problems: string[] = [];
   const readable = new Map<string, OpenedTable>();
   for (const table of tables) {
+    watch.stage(`${table.label}: row checks (${table.rows.toLocaleString('en')} rows)`);
     const result = await checkRows(conn, table);
     problems.push(...result.problems);
     if (!result.unreadable) readable.set(table.spec.name, table);
@@ -123,7 +136,9 @@ async function checkAllRows(conn: DuckDBConnection, tables: OpenedTable[]): Prom
   const byName = new Map(tables.map((t) => [t.spec.name, t]));
   const unreadable = new Set(tables.filter((t) => !readable.has(t.spec.name)).map((t) => t.spec.name));
   for (const table of readable.values()) {
-    problems.push(...(await checkUnique(conn, table)));
+    watch.stage(`${table.label}: unique keys`);
+    problems.push(...(await checkUnique(conn, table, (columns, pass, passes) => watch.stage(`${table.label}: uniqueness of ${columns}${passes > 1 ? `, pass ${pass} of ${passes}` : ''}`))));
+    watch.stage(`${table.label}: references`);
     problems.push(...(await checkReferences(conn, table, byName, unreadable)));
   }
   return problems;

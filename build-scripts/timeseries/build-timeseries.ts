@@ -59,7 +59,7 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
       const store = ctx.partitioned ? undefined : openSeriesStore(ctx.dataDir);
       try {
         const source = store?.source ?? duckSeriesSource(conn);
-        progress.totalFiles += staticFileCount(cat);
+        progress.expectFiles('timeseries tree', staticFileCount(cat));
         await writeTimeseriesTree({ cat, source, writer: ctx.writer, progress, profile: ctx.timeseriesProfile });
         if (ctx.charts) {
           const charts = await prerenderCharts({ cat, source, writer: ctx.writer, progress, cacheDir: ctx.cacheDir });

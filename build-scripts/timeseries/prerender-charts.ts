@@ -43,7 +43,7 @@ export async function prerenderCharts(opts: {
   const jobs = prerenderJobs(cat);
   const result: PrerenderResult = { charts: jobs.length, rendered: 0, fromCache: 0 };
   if (jobs.length === 0) return result;
-  progress.totalFiles += jobs.length;
+  progress.expectFiles('timeseries charts', jobs.length);
   progress.begin(`timeseries charts: ${jobs.length} charts`);
 
   const cache = join(opts.cacheDir, 'charts');

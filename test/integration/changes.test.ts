@@ -183,7 +183,7 @@ describe('snapshot history and the change API', () => {
     const rows = await all(
       conn,
       `SELECT n.timeseries_id AS id, count(*) AS n FROM read_parquet(${sqlString(join(s2, 'observations.parquet'))}) n
-       LEFT JOIN (SELECT timeseries_id, max("timestamp") AS last FROM read_parquet(${sqlString(join(s1, 'observations.parquet'))}) WHERE "value" IS NOT NULL GROUP BY ALL) o USING (timeseries_id)
+       LEFT JOIN (SELECT timeseries_id, max("timestamp") AS last FROM read_parquet(${sqlString(join(s1, 'observations.parquet'))}) GROUP BY ALL) o USING (timeseries_id)
        WHERE o.last IS NULL OR n."timestamp" > o.last GROUP BY ALL ORDER BY 1`,
     );
     const recorded = await all(conn, `SELECT timeseries_id AS id, new_observations AS n FROM read_parquet(${sqlString(join(realpathSync(out), 'history', 'series-changes.parquet'))}) WHERE snapshot = ${sqlString(day2)} ORDER BY 1`);
