@@ -99,7 +99,9 @@ describe(`the database-only build with a ${BUILD_LIMIT} DuckDB memory limit`, ()
   test('writes every observation in (sid, timestamp) order and the series\' first and last values', async () => {
     const dir = await bigSnapshot('build', [], BUILD_ROWS);
     const out = path.join(root, 'build-out');
-    await build({ snapshot: dir, out, quiet: true, dbOnly: true, memoryLimit: BUILD_LIMIT });
+    const built = await build({ snapshot: dir, out, quiet: true, dbOnly: true, memoryLimit: BUILD_LIMIT });
+    // each phase's peak resident memory, for the budget per phase (docs/scale-out.md "Memory budget of a build")
+    for (const phase of ['validating snapshot', 'timeseries database']) expect(built.rssPhases[phase], phase).toBeGreaterThan(50);
     const w = await writer.connect();
     try {
       await w.run(`ATTACH ${sqlString(path.join(out, 'data', TIMESERIES_DB_FILE))} AS built (READ_ONLY)`);
