@@ -9,11 +9,12 @@
  * MODE=passes (default): the series file pass by pass, as the build does; MODE=table: the database first, then
  * one stream of the whole observations table into the series file (the build before issue 23's change). OUTDIR
  * must not exist; it holds the database (3.2 GB at 10^9) and DuckDB's spill while running and is removed at the end.
- * ML sets DuckDB's memory limit (the build's: 1GB).
+ * ML sets DuckDB's memory limit (the build's: 1GB); RG the database's rows per row group (the build's:
+ * lib/duckdb.ts TIMESERIES_ROW_GROUP_SIZE, 122,880; before issue 23's fix 8,192).
  */
 import { mkdirSync, readFileSync, rmSync, symlinkSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openDuckDB, ROW_GROUP_SIZE, run, sqlString, all } from '../lib/duckdb.ts';
+import { openDuckDB, run, sqlString, all, TIMESERIES_ROW_GROUP_SIZE } from '../lib/duckdb.ts';
 import { buildTimeseriesDb } from '../build-scripts/timeseries/timeseries-db.ts';
 import { readConfigFiles } from '../build-scripts/timeseries/config-files.ts';
 import { PAIRS_FILE, writeSeriesFile } from '../lib/series-file.ts';
@@ -41,7 +42,7 @@ const mark = (next: string) => {
 };
 const instance = await openDuckDB({ threads: 2, memoryLimit: process.env['ML'] ?? '1GB', tempDirectory: join(out!, 'spill') });
 const conn = await instance.connect();
-await run(conn, `ATTACH ${sqlString(join(out!, 'data', 'timeseries-v1.duckdb'))} AS timeseries_v1 (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
+await run(conn, `ATTACH ${sqlString(join(out!, 'data', 'timeseries-v1.duckdb'))} AS timeseries_v1 (ROW_GROUP_SIZE ${process.env['RG'] ?? TIMESERIES_ROW_GROUP_SIZE})`);
 await run(conn, 'USE timeseries_v1');
 const p = (t: string) => `read_parquet(${sqlString(join(snapshot!, `${t}.parquet`))}, hive_partitioning = false)`;
 mark(mode === 'passes' ? 'database and series file in passes' : 'database');

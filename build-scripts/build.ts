@@ -29,7 +29,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuckDB, run } from '../lib/duckdb.ts';
+import { openDuckDB, releaseBuffers, run } from '../lib/duckdb.ts';
 import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { makeScratch, removeScratch, removeOnSignals } from './lib/scratch.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
@@ -73,6 +73,8 @@ export interface BuildResult {
   phases: Record<string, number>;
   /** CPU seconds per phase (Progress.cpuPhases: the process's, all its threads), beside the wall seconds of `phases`. */
   cpuPhases: Record<string, number>;
+  /** Peak resident memory per phase, MB (Progress.rssPhases; empty where /proc is not Linux's). */
+  rssPhases: Record<string, number>;
   /** Counts the APIs report (`timeseries charts rendered`, `timeseries charts from cache`) and the tree's (`tree files written`, `… kept`, `… removed`). */
   stats: Record<string, number>;
   /** The earlier tree the build started from; undefined for a build into an empty folder. */
@@ -147,10 +149,11 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
   const progress = new Progress(process.stderr, opts.quiet ?? false);
   // DuckDB spills here; removed however the build ends (lib/scratch.ts: a killed build's by the next build)
   const scratch = makeScratch('build');
+  const memoryLimit = opts.memoryLimit ?? '1GB';
   const opened: { instance?: DuckDBInstance; conn?: DuckDBConnection; recorder?: DuckDBConnection } = {};
   let sha256: WrittenSha256 | undefined;
   try {
-    const instance = (opened.instance = await openDuckDB({ threads: 2, memoryLimit: opts.memoryLimit ?? '1GB', tempDirectory: scratch }));
+    const instance = (opened.instance = await openDuckDB({ threads: 2, memoryLimit, tempDirectory: scratch }));
     const conn = (opened.conn = await instance.connect());
     const recorderConn = (opened.recorder = await instance.connect());
     // the build served when this one starts: its snapshot is the one this one's change set is against, and its
@@ -201,6 +204,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
             writer,
             state,
             progress,
+            memoryLimit,
             writeTree: !opts.dbOnly,
             partitioned: opts.partitioned ?? false,
             charts: opts.charts ?? true,
@@ -254,6 +258,8 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
         // An nginx configuration serving the tree through the `out` link and passing the rest to the endpoint
         await writeFile(join(dir, 'nginx.conf'), nginxConfig({ site: join(resolve(opts.out), 'site') }));
         if (opts.site ?? true) {
+          // Astro runs in this process and needs nothing of DuckDB: the downloads' buffers go back to the system
+          await releaseBuffers(conn, memoryLimit);
           // DuckDB-WASM for the "Query in your browser" page (query-assets.ts)
           writeQueryAssets(writer);
           progress.begin('site: Astro');
@@ -292,8 +298,9 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
     );
     const seconds = (performance.now() - t0) / 1000;
     progress.done(`built ${snap.manifest.name}: ${progress.files} files, ${(progress.bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(progress.files / seconds)} files/s) -> ${opts.out}`);
-    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, cpuPhases: progress.cpuPhases, stats, base };
+    return { folder, files: progress.files, bytes: progress.bytes, seconds, order, phases: progress.phases, cpuPhases: progress.cpuPhases, rssPhases: progress.rssPhases, stats, base };
   } finally {
+    progress.stop();
     // (a build that failed before its manifest leaves the SHA-256s' appender open: closed before its connection);
     // each close on its own, so that one that throws (a failed build's appender) leaves none open and no scratch
     for (const close of [() => sha256?.close(), () => opened.recorder?.closeSync(), () => opened.conn?.closeSync(), () => opened.instance?.closeSync()]) {

@@ -38,6 +38,58 @@ export async function openDuckDB(opts: OpenOptions = {}): Promise<DuckDBInstance
  */
 export const ROW_GROUP_SIZE = 8192;
 
+/**
+ * Rows per row group of the timeseries database (DuckDB's default), whose observations table grows with the
+ * snapshot (10^9 rows and more). DuckDB keeps every row group it has written or scanned of an attached database
+ * in memory, outside its buffer pool and its `memory_limit`: about 6.5 KB a row group of 8,192 rows of this
+ * table's three columns, 12 KB one of 122,880 (bench/rowgroup-memory.ts, docs/scale-out.md "Memory budget of a
+ * build"). With 8,192 rows a group that was 0.8 GB per 10^9 observations, held from the database phase to its
+ * DETACH and again by each phase that attaches and scans the database; with 122,880 it is about 0.1 GB. No
+ * answer of the endpoint reads this table (getData reads the series file, a partitioned build's Parquet files
+ * have their own small row groups); the build's readers by time (the snapshot history, the observations
+ * downloads by year) prune fewer rows with these groups (docs/scale-out.md).
+ */
+export const TIMESERIES_ROW_GROUP_SIZE = 122_880;
+
+/** DuckDB's cache after releaseBuffers: what a phase that needs little of DuckDB keeps (its appenders' blocks). */
+export const RELEASED_BUFFERS = '128MB';
+
+/**
+ * Hands DuckDB's cached buffers back to the system between phases (issue 23): DuckDB keeps its buffer pool full up to
+ * its `memory_limit` (1 GB in a build) after the statements that filled it, so a phase that needs little of DuckDB
+ * (the timeseries tree and charts, the site) would carry the database phase's gigabyte. Lowering the limit evicts
+ * the unpinned buffers (persistent blocks are dropped, temporary ones written to the temporary folder), and the
+ * allocator's background threads return the pages within seconds; the limit is then set back, so the next phase
+ * that needs memory has it all. Measured (a 10^8-row table scanned at a 1 GB limit): 810 MB resident before, 161
+ * MB three seconds after. A limit that pinned buffers do not fit under leaves everything cached, never an error.
+ * `limit` is the instance's limit as it was set (`1GB`), set back at the end.
+ */
+export async function releaseBuffers(conn: DuckDBConnection, limit: string): Promise<void> {
+  const floor = parseMemoryLimit(RELEASED_BUFFERS);
+  const now = parseMemoryLimit(limit);
+  if (now === undefined || floor === undefined || now <= floor) return;
+  try {
+    await run(conn, `SET memory_limit = ${sqlString(RELEASED_BUFFERS)}`);
+  } catch {
+    // more pinned than the floor: nothing evicted, nothing lost
+  } finally {
+    // the limit as the caller set it: current_setting's text is rounded (1GB reads `953.6 MiB`), and setting that
+    // back would lower the limit a little at each release
+    await run(conn, `SET memory_limit = ${sqlString(limit)}`);
+  }
+}
+
+const UNITS: Record<string, number> = { b: 1, bytes: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** DuckDB's `memory_limit` setting (`976.5 MiB`, `16.0 MB`, `128MB`, ...) in bytes; undefined when it cannot be read. */
+export function parseMemoryLimit(text: string): number | undefined {
+  const m = /^\s*([\d.]+)\s*([a-z]+)\s*$/i.exec(text);
+  if (!m) return undefined;
+  const unit = UNITS[(m[2] ?? '').toLowerCase()];
+  const value = Number(m[1]);
+  return unit === undefined || !Number.isFinite(value) || value <= 0 ? undefined : value * unit;
+}
+
 /** Quotes a string as a SQL literal, for the few statements DuckDB cannot bind (ATTACH, COPY targets). */
 export function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;

@@ -23,6 +23,8 @@ export interface ApiBuildContext {
   /** The tree's files and those of the base tree the build writes over (incremental builds). */
   state: TreeState;
   progress: Progress;
+  /** DuckDB's memory limit as the build set it (`1GB`): what releaseBuffers (lib/duckdb.ts) sets back. */
+  memoryLimit: string;
   /** False for a database-only build (`--db-only`): the endpoint then answers every request by a query. */
   writeTree: boolean;
   /** Write the big tables as hive-partitioned Parquet beside the databases (`--partitioned`, docs/scale-out.md); never with a tree. */

@@ -1,3 +1,21 @@
+import { readFileSync } from 'node:fs';
+
+/** The process's resident memory now and its peak so far (VmRSS, VmHWM), in MB; undefined where /proc is not Linux's. */
+export function residentMb(): { rss: number; hwm: number } | undefined {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    const rss = kb('VmRSS');
+    const hwm = kb('VmHWM');
+    return Number.isFinite(rss) && Number.isFinite(hwm) ? { rss: rss / 1024, hwm: hwm / 1024 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How often the resident memory is sampled for the phases' peaks (ms). */
+const RSS_SAMPLE_MS = 500;
+
 /**
  * Progress of a long build on the terminal: the current step, what it is doing within (`detail`: validation's
  * table, check and percentage), files written, rate and time left.
@@ -35,9 +53,30 @@ export class Progress {
   readonly phases: Record<string, number> = {};
   /** CPU seconds per phase (user and system, of the whole process: its worker threads and DuckDB's too). */
   readonly cpuPhases: Record<string, number> = {};
+  /**
+   * Peak resident memory per phase (MB, issue 23's budget per phase: docs/scale-out.md "Memory budget of a
+   * build"): the largest of the samples taken every RSS_SAMPLE_MS while it ran, and the process's peak (VmHWM)
+   * when that rose during the phase, so the phase that set the build's peak has it exactly. Empty where /proc
+   * is not Linux's.
+   */
+  readonly rssPhases: Record<string, number> = {};
   private phase = '';
   private phaseStarted = performance.now();
   private phaseCpu = process.cpuUsage();
+  private phaseRss = 0;
+  private phaseHwm = residentMb()?.hwm ?? 0;
+  private sampler: NodeJS.Timeout | undefined = setInterval(() => this.sampleRss(), RSS_SAMPLE_MS).unref();
+
+  private sampleRss(): void {
+    const m = residentMb();
+    if (m) this.phaseRss = Math.max(this.phaseRss, m.rss);
+  }
+
+  /** Stops sampling (done() does; a build that failed calls it itself). */
+  stop(): void {
+    if (this.sampler) clearInterval(this.sampler);
+    this.sampler = undefined;
+  }
 
   begin(step: string): void {
     this.step = step;
@@ -70,11 +109,18 @@ export class Progress {
     if (this.phase) {
       this.phases[this.phase] = (this.phases[this.phase] ?? 0) + (now - this.phaseStarted) / 1000;
       this.cpuPhases[this.phase] = (this.cpuPhases[this.phase] ?? 0) + (cpu.user - this.phaseCpu.user + cpu.system - this.phaseCpu.system) / 1e6;
+      const m = residentMb();
+      if (m) {
+        const peak = Math.max(this.phaseRss, m.rss, m.hwm > this.phaseHwm ? m.hwm : 0);
+        this.rssPhases[this.phase] = Math.round(Math.max(this.rssPhases[this.phase] ?? 0, peak));
+      }
     }
     this.phase = next;
     this.phaseStarted = now;
     this.phaseCpu = cpu;
     this.phaseFiles = 0;
+    this.phaseRss = 0;
+    this.phaseHwm = residentMb()?.hwm ?? 0;
   }
 
   wrote(bytes: number, files = 1): void {
@@ -125,7 +171,9 @@ export class Progress {
 
   done(summary: string): void {
     this.endPhase('');
+    this.stop();
     const phases = Object.entries(this.phases).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
-    this.line(`${summary}\n  (${phases})`);
+    const rss = Object.entries(this.rssPhases).map(([k, v]) => `${k} ${v}`).join(', ');
+    this.line(`${summary}\n  (${phases})${rss ? `\n  (peak resident MB: ${rss})` : ''}`);
   }
 }

@@ -17,6 +17,10 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import type { ColumnSpec } from '../../core/snapshot/table-schema.ts';
 import type { OpenedTable } from './files.ts';
 import { ident, num, rows, scan, scanParam } from './sql.ts';
+import { parseMemoryLimit } from '../../lib/duckdb.ts';
+
+/** DuckDB's `memory_limit` setting in bytes (lib/duckdb.ts, beside releaseBuffers, which reads it too). */
+export { parseMemoryLimit };
 
 /**
  * Memory one grouped row may take, counted generously, beyond a fixed reserve for the scan's own buffers: a pass
@@ -38,17 +42,6 @@ export interface KeyPass {
 
 /** The whole set in one pass. */
 const ALL: KeyPass = { where: 'TRUE', params: [] };
-
-const UNITS: Record<string, number> = { b: 1, bytes: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
-
-/** DuckDB's `memory_limit` setting (`976.5 MiB`, `16.0 MB`, ...) in bytes; undefined when it cannot be read. */
-export function parseMemoryLimit(text: string): number | undefined {
-  const m = /^\s*([\d.]+)\s*([a-z]+)\s*$/i.exec(text);
-  if (!m) return undefined;
-  const unit = UNITS[(m[2] ?? '').toLowerCase()];
-  const value = Number(m[1]);
-  return unit === undefined || !Number.isFinite(value) || value <= 0 ? undefined : value * unit;
-}
 
 /** The rows one pass may group under a memory limit of `bytes`. */
 export function rowsPerPassOf(bytes: number): number {

@@ -1,7 +1,7 @@
 /** The Timeseries API part of a build: its database, then (unless database-only) its static tree and pre-rendered charts. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { all, ROW_GROUP_SIZE, run, sqlString } from '../../lib/duckdb.ts';
+import { all, releaseBuffers, ROW_GROUP_SIZE, run, sqlString, TIMESERIES_ROW_GROUP_SIZE } from '../../lib/duckdb.ts';
 import { GROUP_SERIES, OBSERVATIONS_DIR } from '../../lib/series-parquet.ts';
 import type { Progress } from '../lib/progress.ts';
 import { writeSeriesFile } from '../../lib/series-file.ts';
@@ -32,7 +32,7 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
   if (append) progress.begin("timeseries database: the last build's, copied");
   const last = append ? lastTimestamps(join(append.previous, 'data')) : undefined;
   if (append) copyDatabase(append.previous, ctx.dataDir);
-  await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, TIMESERIES_DB_FILE))} AS timeseries_v1 (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
+  await run(conn, `ATTACH ${sqlString(join(ctx.dataDir, TIMESERIES_DB_FILE))} AS timeseries_v1 (ROW_GROUP_SIZE ${TIMESERIES_ROW_GROUP_SIZE})`);
   await run(conn, 'USE timeseries_v1');
   try {
     const onTable = (name: string) => progress.begin(`timeseries database: ${name}`);
@@ -58,6 +58,9 @@ export async function buildTimeseries(ctx: ApiBuildContext): Promise<void> {
     } else if (ctx.partitioned) await writePartitionedObservations(conn, ctx.dataDir, cat.timeseries.length, progress);
     writeSources(ctx.dataDir, ctx.snapshotDir);
     if (ctx.writeTree) {
+      // the tree and the charts need little of DuckDB: its buffers, full from the database phase, go back to the
+      // system (lib/duckdb.ts releaseBuffers; docs/scale-out.md "Memory budget of a build")
+      await releaseBuffers(conn, ctx.memoryLimit);
       // the tree and the charts read the observations where the endpoint reads them: the series file just
       // written (a read of a series is a seek), not the database's table (a query each, 60 ms at 10^9 rows);
       // a partitioned build's endpoint reads them through DuckDB, and so does its tree

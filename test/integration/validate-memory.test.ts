@@ -11,9 +11,9 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuckDB, sqlString } from '../../lib/duckdb.ts';
+import { openDuckDB, parseMemoryLimit as parseLimit, RELEASED_BUFFERS, releaseBuffers, sqlString, TIMESERIES_ROW_GROUP_SIZE } from '../../lib/duckdb.ts';
 import { SnapshotInvalid, validateSnapshot } from '../../build-scripts/snapshot/validate.ts';
-import { parseMemoryLimit, rangePasses } from '../../build-scripts/snapshot/key-passes.ts';
+import { parseMemoryLimit, rangePasses, rowsPerPassOf } from '../../build-scripts/snapshot/key-passes.ts';
 import { build } from '../../build-scripts/build.ts';
 import { seriesPasses } from '../../build-scripts/timeseries/timeseries-db.ts';
 import { TIMESERIES_DB_FILE } from '../../lib/timeseries-store.ts';
@@ -99,7 +99,9 @@ describe(`the database-only build with a ${BUILD_LIMIT} DuckDB memory limit`, ()
   test('writes every observation in (sid, timestamp) order and the series\' first and last values', async () => {
     const dir = await bigSnapshot('build', [], BUILD_ROWS);
     const out = path.join(root, 'build-out');
-    await build({ snapshot: dir, out, quiet: true, dbOnly: true, memoryLimit: BUILD_LIMIT });
+    const built = await build({ snapshot: dir, out, quiet: true, dbOnly: true, memoryLimit: BUILD_LIMIT });
+    // each phase's peak resident memory, for the budget per phase (docs/scale-out.md "Memory budget of a build")
+    for (const phase of ['validating snapshot', 'timeseries database']) expect(built.rssPhases[phase], phase).toBeGreaterThan(50);
     const w = await writer.connect();
     try {
       await w.run(`ATTACH ${sqlString(path.join(out, 'data', TIMESERIES_DB_FILE))} AS built (READ_ONLY)`);
@@ -114,6 +116,16 @@ describe(`the database-only build with a ${BUILD_LIMIT} DuckDB memory limit`, ()
       ].map(async (sql) => (await w.runAndReadAll(sql)).getRowObjectsJS()[0]));
       expect(stored).toEqual(expected);
       expect(stored?.['n']).toBe(BUILD_ROWS);
+      // DuckDB holds every row group of the table it wrote or scanned in memory, outside its limit (6.5-12 KB
+      // each: bench/rowgroup-memory.ts); with 8,192-row groups that grew the build by 0.8 GB per 10^9 rows (issue
+      // 23). Full groups of TIMESERIES_ROW_GROUP_SIZE rows, at most one partial group a pass (passes: at most twice
+      // the fewest, greedy packing): 66-86 here; 977 with 8,192-row groups.
+      const [groups] = (await w.runAndReadAll(`SELECT count(DISTINCT row_group_id)::DOUBLE AS n FROM pragma_storage_info('built.observations')`)).getRowObjectsJS();
+      const passes = 2 * Math.ceil(BUILD_ROWS / rowsPerPassOf(parseMemoryLimit(BUILD_LIMIT)!));
+      expect(Number(groups?.['n'])).toBeGreaterThanOrEqual(Math.ceil(BUILD_ROWS / TIMESERIES_ROW_GROUP_SIZE));
+      expect(Number(groups?.['n'])).toBeLessThanOrEqual(Math.ceil(BUILD_ROWS / TIMESERIES_ROW_GROUP_SIZE) + passes);
+      // whatever the constant says: more than 65,536 rows a group on average, so about 0.1-0.2 GB of them at 10^9 rows
+      expect(BUILD_ROWS / Number(groups?.['n'])).toBeGreaterThan(65_536);
       const firstLast = (await w.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM built.timeseries t FULL JOIN (
           SELECT timeseries_id, min("timestamp") AS ft, arg_min("value", "timestamp") AS fv, max("timestamp") AS lt, arg_max("value", "timestamp") AS lv
           FROM read_parquet(${obs}) WHERE "value" IS NOT NULL GROUP BY timeseries_id) b ON b.timeseries_id = t.id
@@ -171,6 +183,33 @@ async function problemsOf(dir: string): Promise<string[]> {
   expect(error).toBeInstanceOf(SnapshotInvalid);
   return (error as SnapshotInvalid).problems;
 }
+
+describe('between phases', () => {
+  test("releaseBuffers hands DuckDB's cached buffers back and leaves its limit as it was", async () => {
+    const instance = await openDuckDB({ threads: 2, memoryLimit: '1GB', tempDirectory: path.join(root, 'release-spill') });
+    const c = await instance.connect();
+    const cached = async () => Number((await c.runAndReadAll('SELECT sum(memory_usage_bytes)::DOUBLE AS b FROM duckdb_memory()')).getRowObjectsJS()[0]?.['b']);
+    const limit = async () => String((await c.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjectsJS()[0]?.['m']);
+    try {
+      await c.run(`ATTACH ${sqlString(path.join(root, 'release.duckdb'))} AS r`);
+      // 2.4 × 10^7 rows of three columns, scanned: their blocks stay cached up to the 1 GB limit
+      await c.run('CREATE TABLE r.o AS SELECT (i // 100000)::INTEGER AS sid, i AS "timestamp", random() AS "value" FROM range(24000000) t(i)');
+      await c.run('CHECKPOINT r');
+      await c.run('SELECT sum(sid), sum("timestamp"), sum("value") FROM r.o');
+      const before = await limit();
+      expect(await cached()).toBeGreaterThan(parseLimit(RELEASED_BUFFERS)!);
+      await releaseBuffers(c, '1GB');
+      expect(await cached()).toBeLessThanOrEqual(parseLimit(RELEASED_BUFFERS)!);
+      expect(await limit()).toBe(before);
+      // and the table is still there, read back from disk
+      const [n] = (await c.runAndReadAll('SELECT count(*)::DOUBLE AS n FROM r.o')).getRowObjectsJS();
+      expect(n?.['n']).toBe(24_000_000);
+    } finally {
+      c.closeSync();
+      instance.closeSync();
+    }
+  }, 120_000);
+});
 
 describe('passes', () => {
   test.each([
