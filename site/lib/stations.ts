@@ -82,6 +82,12 @@ function step(span: number): number {
   return 45;
 }
 
+/** Grid steps of a neighbourhood window: quarter degrees in the smallest, at most 6 lines a way. */
+function windowStep(span: number): number {
+  for (const s of [0.25, 0.5, 1, 2, 5, 10, 15, 30]) if (span / s <= 6) return s;
+  return 45;
+}
+
 const deg = (v: number, pos: string, neg: string) => `${Math.abs(v)}°${v >= 0 ? pos : neg}`;
 
 const maps = new WeakMap<readonly Station[], Map<number, MapGeometry>>();
@@ -216,15 +222,17 @@ export function neighbourhoodMap(list: readonly Station[], current: Station, wid
     kinds[kind]!.count++;
     return { station: p, x: x(p.lon!), y: y(p.lat!), kind };
   });
-  const lonStep = step(e - w);
-  const latStep = step(n - s);
+  const lonStep = windowStep(e - w);
+  const latStep = windowStep(n - s);
+  // the window's edges fall anywhere: no line whose label would be cut by the edge or cross the other labels
+  // (meridians' along the bottom, parallels' along the left)
   const meridians: MapLine[] = [];
   for (let lon = Math.ceil(w / lonStep) * lonStep; lon <= e; lon += lonStep) {
-    meridians.push({ d: `M${x(lon)},0V${height}`, label: deg(lon, 'E', 'W'), x: x(lon), y: height - 6 });
+    if (x(lon) >= 60 && x(lon) <= width - 56) meridians.push({ d: `M${x(lon)},0V${height}`, label: deg(lon, 'E', 'W'), x: x(lon), y: height - 6 });
   }
   const parallels: MapLine[] = [];
   for (let lat = Math.ceil(s / latStep) * latStep; lat <= n; lat += latStep) {
-    parallels.push({ d: `M0,${y(lat)}H${width}`, label: deg(lat, 'N', 'S'), x: 6, y: y(lat) - 4 });
+    if (y(lat) >= 22 && y(lat) <= height - 28) parallels.push({ d: `M0,${y(lat)}H${width}`, label: deg(lat, 'N', 'S'), x: 6, y: y(lat) - 4 });
   }
   return { width, height, ...clippedOutlines(win, scale), markers, meridians, parallels, kinds, unplaced: 0 };
 }

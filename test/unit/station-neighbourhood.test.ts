@@ -52,6 +52,10 @@ describe('the neighbourhood map of a station page', () => {
       expect(Math.abs(here.y - map.height / 2)).toBeLessThan(1);
       expect(map.height).toBeCloseTo((map.width * 3) / 4, 0);
       expect(win.n - win.s).toBeGreaterThanOrEqual(2 * MIN_HALF_HEIGHT - 1e-9);
+      // a grid line or two a way, their labels clear of the edges and of each other
+      expect(map.meridians.length + map.parallels.length, s.id).toBeGreaterThanOrEqual(2);
+      for (const m of map.meridians) expect(m.x >= 60 && m.x <= map.width - 56, `${s.id}: ${m.label}`).toBe(true);
+      for (const p of map.parallels) expect(p.y + 4 >= 22 && p.y + 4 <= map.height - 28, `${s.id}: ${p.label}`).toBe(true);
       most = Math.max(most, map.markers.length);
       largest = Math.max(largest, svgBytes(map));
     }
