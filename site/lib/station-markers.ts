@@ -1,7 +1,8 @@
 /**
  * The station map's markers as HTML, made once per map and status colouring (site/components/StationMap.astro):
- * each station page shows the map of every station, so rendering its markers through Astro page by page cost
- * the network's square (1,030 pages × 1,030 markers at national scale). The strings are the bytes Astro
+ * when each station page showed the map of every station, rendering its markers through Astro page by page cost
+ * the network's square (1,030 pages × 1,030 markers at national scale); a station page now maps its
+ * neighbourhood (its own map), the list page the network. The strings are the bytes Astro
  * renders for the same element: attributes escape `&` and `"` (an absent value drops the attribute, an empty one
  * is written bare), text escapes `& < > ' "` (astro/dist/runtime/server: toAttributeString, escapeHTML).
  */

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { FileRecord } from '../../site/scripts/radar-finder.ts';
 import { closeSharedBrowser, describeProblems, DESKTOP, openPage, openTab, PHONE, settle, sharedBrowser, startStaticServer, watchPage, type StaticServer, type Tab } from '../helpers/browser.ts';
 import { ids as staticIds } from '../helpers/html.ts';
+import { neighbourhood, type Station } from '../../site/lib/stations.ts';
 import { inParallel, startEndpoint, type Served, json } from '../helpers/servers.ts';
 
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'screenshots');
@@ -382,6 +383,51 @@ describe('the browse pages draw what the data says', () => {
     }
   });
 
+  test('a station page draws its neighbourhood: the markers in its window, keyboard and skip link as on the list (screenshots of a dense and a sparse one)', async () => {
+    const { base } = sites.ts;
+    const features = await json<{ properties: { id: string; label: string }; geometry: { coordinates: number[] } | null }[]>(base, `${TS_PREFIX}/stations`);
+    const list: Station[] = features.map((f) => ({ id: f.properties.id, label: f.properties.label, lon: f.geometry?.coordinates[0], lat: f.geometry?.coordinates[1], href: '', service: undefined, series: [] }));
+    const placed = list.filter((s) => s.lon !== undefined && s.lat !== undefined);
+    const inside = (s: Station) => neighbourhood(list, s)!.inside.length;
+    const span = (s: Station) => neighbourhood(list, s)!.n - neighbourhood(list, s)!.s;
+    const dense = placed.reduce((a, b) => (inside(b) > inside(a) ? b : a));
+    const sparse = placed.reduce((a, b) => (span(b) > span(a) ? b : a));
+    for (const [name, s] of [['dense', dense], ['sparse', sparse]] as const) {
+      const { page, close } = await freshPage();
+      try {
+        const { problems } = watchPage(page, base);
+        await page.goto(`${base}/browse/stations/${s.id}/`, { waitUntil: 'load' });
+        const markers = await page.locator('.station-marker').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-station') ?? ''));
+        expect(markers.sort(), name).toEqual(neighbourhood(list, s)!.inside.map((p) => p.id).sort());
+        expect(markers.length, name).toBeLessThan(list.length);
+        // every marker drawn inside the map's box
+        const out = await page.locator('.ts-map > svg').evaluate((svg) => {
+          const box = svg.getBoundingClientRect();
+          return Array.from(svg.querySelectorAll('.station-marker path')).filter((p) => {
+            const r = p.getBoundingClientRect();
+            const [cx, cy] = [r.x + r.width / 2, r.y + r.height / 2];
+            return cx < box.left || cx > box.right || cy < box.top || cy > box.bottom;
+          }).length;
+        });
+        expect(out, name).toBe(0);
+        expect(await page.locator(`.station-marker.station-current[data-station="${s.id}"]`).count()).toBe(1);
+        expect(await page.locator('.ts-map-here').textContent()).toBe(s.label);
+        await page.locator('main a[href="/browse/stations/"]', { hasText: 'Whole network map' }).waitFor();
+        // keyboard: the skip link comes before the markers and moves focus past the map; the markers take focus
+        await page.locator('.ts-map-skip').focus();
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('class'))).toMatch(/station-marker/);
+        await page.locator('.ts-map-skip').focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('station-after-map');
+        await page.locator('.ts-map').screenshot({ path: join(SCREENSHOTS, `station-map-${name}-1280.png`) });
+        expect(describeProblems(problems)).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   test('a radar page draws one .coverage-series per coverage series of its data', async (ctx) => {
     const { base } = sites.radar;
     const records = await json<RadarRecord[]>(base, `${RADAR_PREFIX}/radars.expanded.json`);
@@ -638,6 +684,11 @@ async function firstTimeseriesPage(): Promise<string | undefined> {
   return list[0] && `/browse/timeseries/${encodeURIComponent(list[0].id)}/`;
 }
 
+async function firstStationPage(): Promise<string | undefined> {
+  const list = await json<{ properties: { id: string } }[]>(sites.ts.base, `${TS_PREFIX}/stations`);
+  return list[0] && `/browse/stations/${encodeURIComponent(list[0].properties.id)}/`;
+}
+
 async function mainPages(): Promise<MainPage[]> {
   const list: (MainPage | undefined)[] = [
     { build: 'radar', path: '/', shot: 'home-radar' },
@@ -646,6 +697,7 @@ async function mainPages(): Promise<MainPage[]> {
     { build: 'ts', path: '/docs/timeseries/', shot: 'docs-timeseries' },
     { build: 'radar', path: '/browse/radars/', shot: 'browse-radars', timed: true },
     { build: 'ts', path: '/browse/stations/', shot: 'browse-stations', timed: true },
+    { build: 'ts', path: (await firstStationPage()) ?? '', shot: 'station-page', timed: true },
     { build: 'radar', path: (await firstRadarPage()) ?? '', shot: 'radar-page', timed: true },
     { build: 'ts', path: (await firstTimeseriesPage()) ?? '', shot: 'timeseries-page', timed: true },
     { build: 'radar', path: '/browse/alarms/', shot: 'browse-alarms', timed: true },

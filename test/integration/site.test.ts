@@ -30,6 +30,7 @@ import { ids, links, textOf } from '../helpers/html.ts';
 import { typesetUnit } from '../../core/units.ts';
 import { codeSpans } from '../../site/lib/code-spans.ts';
 import { runTmp } from '../helpers/paths.ts';
+import { neighbourhood, type Station } from '../../site/lib/stations.ts';
 
 const MAX_PAGE_BYTES = 300 * 1024;
 
@@ -367,6 +368,27 @@ describe('docs site over a build with both APIs', () => {
       expect(series.length, m.id).toBeGreaterThan(0);
       for (const id of series) expect(own, `${m.id}: ${id}`).toContain(`href="/browse/timeseries/${id}/"`);
     }
+  });
+
+  test('a station page maps its neighbourhood: the markers of the stations in its window, itself larger and labelled, and links the whole network map', async () => {
+    const features = JSON.parse(await readFile(join(site, 'api/v1/stations.json'), 'utf8')) as { properties: { id: string; label: string }; geometry: { coordinates: number[] } | null }[];
+    const list: Station[] = features.map((f) => ({ id: f.properties.id, label: f.properties.label, lon: f.geometry?.coordinates[0], lat: f.geometry?.coordinates[1], href: '', service: undefined, series: [] }));
+    let fewer = 0;
+    for (const s of list) {
+      const html = await page(`browse/stations/${s.id}/index.html`);
+      const markers = [...html.matchAll(/<a class="station-marker[^"]*" data-station="([^"]*)"/g)].map((m) => m[1]!);
+      const win = neighbourhood(list, s);
+      expect(markers.sort(), s.id).toEqual((win?.inside ?? []).map((p) => p.id).sort());
+      if (win) {
+        expect(html, s.id).toContain(`aria-label="Map of the ${markers.length} stations around`);
+        expect(html.match(/class="station-marker station-current[^"]*" data-station="([^"]*)"[^>]*aria-current="page"/)?.[1], s.id).toBe(s.id);
+        expect(html, s.id).toMatch(/<text class="ts-map-here"/);
+      }
+      expect(html, s.id).toMatch(/<a href="\/browse\/stations\/">Whole network map<\/a>/);
+      if (markers.length < list.length) fewer++;
+    }
+    // the demo's 103 stations: most pages show part of the network
+    expect(fewer).toBeGreaterThan(list.length / 2);
   });
 
   test('a page per timeseries, each with its chart of the week: the timeseries and every reference value of the week', async () => {
