@@ -29,7 +29,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ApiName } from '../core/snapshot/table-schema.ts';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { openDuckDB, releaseBuffers, run } from '../lib/duckdb.ts';
+import { openDuckDB, releaseBuffers, run, withMemoryCap } from '../lib/duckdb.ts';
 import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { makeScratch, removeScratch, removeOnSignals } from './lib/scratch.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
@@ -50,7 +50,7 @@ import { buildSite as buildSiteNow } from './site.ts';
 import { SITE_INPUTS_FILE } from './lib/site-inputs.ts';
 import { openApiDocument, OPENAPI_PATH } from '../core/openapi/document.ts';
 import { nginxConfig } from './nginx-config.ts';
-import { writeDownloads } from './downloads.ts';
+import { DOWNLOADS_MEMORY_LIMIT, writeDownloads } from './downloads.ts';
 import { writeQueryAssets } from './query-assets.ts';
 import { parseProfile, PROFILE_ENV, type TimeseriesProfile } from '../core/timeseries/profile.ts';
 
@@ -237,7 +237,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
           stats['feeds'] = await writeFeeds(conn, writer, dir, history);
         }
         // The catalogue's tables as Parquet to query in place, and their index (downloads.ts, docs/downloads.md)
-        const dl = await writeDownloads({
+        const dl = await withMemoryCap(conn, DOWNLOADS_MEMORY_LIMIT, memoryLimit, () => writeDownloads({
           conn,
           apis: snap.manifest.apis,
           snapshot: snap.manifest,
@@ -248,7 +248,7 @@ async function buildOnce(opts: BuildOptions): Promise<BuildResult> {
           baseFolder: state.baseFolder,
           scratch,
           ...(appended.observations ? { appended: appended.observations } : {}),
-        });
+        }));
         await run(conn, `DROP TABLE IF EXISTS ${APPENDED_TABLE}`);
         stats['downloads written'] = dl.written;
         stats['downloads kept'] = dl.kept;

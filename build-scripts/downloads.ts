@@ -165,6 +165,14 @@ export const DOWNLOAD_TABLES: DownloadTable[] = [
   },
 ];
 
+/**
+ * DuckDB's memory limit while the downloads are written (build.ts, withMemoryCap): each statement sorts one
+ * month's rows (about 8.5 × 10^6 at 10^9 observations over ten years, some 300 MB in DuckDB's sort), which its
+ * sort spills past this; the rest of the build's limit would only hold cached blocks of the database beside the
+ * Parquet writer's own buffers (issue 23: 1.94 GiB resident at 10^9 with the build's 1 GB).
+ */
+export const DOWNLOADS_MEMORY_LIMIT = '640MB';
+
 const DB_FILES: Partial<Record<ApiName, string>> = { 'radarnet-mirror-v3': RADAR_DB_FILE, 'timeseries-v1': TIMESERIES_DB_FILE };
 
 // the index's types are core's: the site reads the index too (core/downloads-index.ts)
