@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { AGE_MIN, AnswerCache, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
+import { AGE_MIN, AnswerCache, COUNT_MAX, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
 
 /** A stand-in response for `key`: records the body it is sent (`sent`). */
 function response(key: string): ServerResponse & { sent: Buffer[] } {
@@ -98,7 +98,7 @@ describe('the held-answer cache past its budget', () => {
   test('counts fade: after a new build the old answers, asked for no more, give way to the new ones', () => {
     const cache = new AnswerCache(10_000, 4_000);
     for (let r = 0; r < 50; r++) for (let i = 0; i < 10; i++) ask(cache, `old${i}`, 1000);
-    expect(cache.countOf('old0')).toBe(50);
+    expect(cache.countOf('old0')).toBe(COUNT_MAX);
     // the new build's answers, asked for in a crowd: the old counts halve every AGE_MIN requests (10 answers held:
     // ten times that is less), so within a few of those the new answers are held
     expect(cache.ageEvery).toBe(AGE_MIN);
@@ -109,9 +109,24 @@ describe('the held-answer cache past its budget', () => {
     };
     hitsIn(3 * AGE_MIN);
     expect(hitsIn(AGE_MIN)).toBe(AGE_MIN);
-    // after three halvings or more: 50 → 6 at most, and never asked again
-    expect(cache.countOf('old0')).toBeLessThanOrEqual(6);
+    // after three halvings or more: 15 → 1 at most, and never asked again
+    expect(cache.countOf('old0')).toBeLessThanOrEqual(1);
     expect(cache.size).toBe(10);
+  });
+
+  test('a crowd that hammered its answers a thousand times does not keep them past one halving: counts stop at COUNT_MAX', () => {
+    const cache = new AnswerCache(10_000, 4_000);
+    // the last query's crowd: 10 answers asked for 100 times each (1,000 requests, under one sample)
+    for (let r = 0; r < 100; r++) for (let i = 0; i < 10; i++) ask(cache, `old${i}`, 1000);
+    expect(cache.countOf('old0')).toBe(COUNT_MAX);
+    // the next query's crowd goes round 20 answers of its own, none held at first; past the first halving (at
+    // AGE_MIN requests in all) the old counts are 7, and an answer asked for 8 times before takes a place: with
+    // unbounded counts (100 → 50) none would within this run
+    let hits = 0;
+    for (let r = 0; r < 12; r++) for (let i = 0; i < 20; i++) if (ask(cache, `new${i}`, 1000)) hits++;
+    expect(cache.countOf('old0')).toBeLessThanOrEqual(Math.floor(COUNT_MAX / 2));
+    expect(hits).toBeGreaterThan(0);
+    expect([...Array(20).keys()].filter((i) => ask(cache, `new${i}`, 1000)).length).toBeGreaterThanOrEqual(5);
   });
 
   test('a crowd waiting for an answer counts in its admission as it arrives: with the budget full of answers asked for less often than by the crowd, the answer is held at once', async () => {
