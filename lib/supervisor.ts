@@ -13,8 +13,8 @@ const MAX_RESTARTS_PER_MINUTE = 30;
 /**
  * The supervisor: runs `workers` endpoint processes (cluster workers running `exec` with `args`; default this
  * script with its own arguments) and replaces one that dies at once, until SIGINT or SIGTERM stops them all. A
- * worker that dies before it listened, or more than MAX_RESTARTS_PER_MINUTE deaths in a minute, stops the
- * supervisor with exit code 1 (the worker said why).
+ * worker that exits on its own before it listened, or more than MAX_RESTARTS_PER_MINUTE deaths in a minute, stops
+ * the supervisor with exit code 1 (the worker said why); one killed by a signal before it listened is replaced.
  */
 export function supervise(workers: number, worker?: { exec: string; args: string[] }): void {
   if (worker) cluster.setupPrimary({ exec: worker.exec, args: worker.args });
@@ -44,7 +44,9 @@ export function supervise(workers: number, worker?: { exec: string; args: string
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
       return;
     }
-    if (!listened.has(w.id)) {
+    // a worker that ended on its own before it listened cannot start (a bad build, a taken port): stop; one killed
+    // from outside before it listened (kill -9, the OOM killer while it opened the build) is replaced as any other
+    if (!listened.has(w.id) && signal === null) {
       stop(1);
       return;
     }

@@ -2,12 +2,14 @@
  * `--workers N`: N endpoint processes on one port, each answering; a worker that dies is replaced; stopping
  * the supervisor stops them all.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { get as httpGet } from 'node:http';
 import { describe, expect, inject, test } from 'vitest';
 import { startEndpointProcess } from '../../bench/radar.ts';
 import { freePort } from '../helpers/nginx.ts';
 import { sampleValue } from '../helpers/prometheus.ts';
+import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../../server/node-flags.ts';
 
 function childrenOf(pid: number): number[] {
   try {
@@ -49,6 +51,37 @@ describe('several endpoint processes on one port', () => {
       await until('the workers to stop', () => workers.every((pid) => !isAlive(pid)));
     } finally {
       if (primary.exitCode === null) primary.kill('SIGKILL');
+    }
+  }, 120_000);
+});
+
+describe('a worker killed before it listens', () => {
+  test('is replaced (kill -9 or the OOM killer while it opens the build), not taken for a worker that cannot start', async () => {
+    const port = await freePort();
+    const primary = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, 'server/main.ts', '--build', inject('demoBuild'), '--port', String(port), '--workers', '2'], {
+      cwd: resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, ...ENDPOINT_NODE_ENV },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    primary.stderr!.on('data', (d: Buffer) => (log += String(d)));
+    try {
+      // the first worker, killed as soon as it exists: it opens the build for hundreds of milliseconds first
+      await until('a worker', () => childrenOf(primary.pid!).length > 0, 20_000);
+      const [first] = childrenOf(primary.pid!);
+      expect(log).not.toContain('serving');
+      process.kill(first!, 'SIGKILL');
+      await until('a replacement', () => {
+        const now = childrenOf(primary.pid!);
+        return now.length === 2 && !now.includes(first!);
+      });
+      await until('the endpoint serving', () => log.includes('serving'));
+      expect(primary.exitCode).toBe(null);
+      expect((await fetch(`http://127.0.0.1:${port}/radarnet/mirror/v3/radars`)).status).toBe(200);
+      expect(log).toContain('was killed by SIGKILL');
+    } finally {
+      if (primary.exitCode === null) primary.kill('SIGKILL');
+      for (const pid of childrenOf(primary.pid!)) process.kill(pid, 'SIGKILL');
     }
   }, 120_000);
 });
