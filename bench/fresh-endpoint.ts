@@ -13,13 +13,13 @@
  * With `--baseline REF` the endpoint of that revision (bench/timeseries-scale.ts baselineRoot) takes turns with
  * this one in every round, so both meet the same machine.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, get as httpGet } from 'node:http';
 import { join } from 'node:path';
-import { ENDPOINT_NODE_ENV, ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
+import { ENDPOINT_NODE_FLAGS } from '../server/node-flags.ts';
 import { freePort } from '../test/helpers/nginx.ts';
-import { radarDbBuild, radarSnapshot } from './radar.ts';
+import { radarDbBuild, radarSnapshot, startEndpointProcess } from './radar.ts';
 import { median } from './stats.ts';
 import { baselineRoot } from './timeseries-scale.ts';
 
@@ -39,19 +39,7 @@ export interface FreshFigures {
 async function startEndpoint(root: string, build: string): Promise<{ child: ChildProcess; base: string; startMs: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...ENDPOINT_NODE_FLAGS, join(root, 'server/main.ts'), '--build', build, '--port', String(port), '--workers', '1'], {
-    cwd: root,
-    env: { ...process.env, ...ENDPOINT_NODE_ENV },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      log += String(d);
-      if (log.includes('serving')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`endpoint exited (${code}): ${log}`)));
-  });
+  const child = await startEndpointProcess(build, port, 1, ENDPOINT_NODE_FLAGS, {}, root);
   return { child, base: `http://127.0.0.1:${port}`, startMs: performance.now() - t0 };
 }
 

@@ -7,7 +7,7 @@
  * limits say (lowered here to reach both kinds of merge in six days). A new observation before a series' last
  * one, or a changed earlier file, makes the build a full one.
  */
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { build, type BuildResult } from '../../build-scripts/build.ts';
@@ -17,6 +17,7 @@ import { all, openDuckDB, run, sqlString } from '../../lib/duckdb.ts';
 import { SEGMENTS_FILE } from '../../lib/series-segments.ts';
 import { runTmp } from '../helpers/paths.ts';
 import { startEndpoint, type Served } from '../helpers/servers.ts';
+import { copySnapshotBesideObservations } from '../helpers/snapshot-copy.ts';
 
 const DAY = 86_400_000;
 const FROM = Date.parse('2024-01-01T00:00:00Z');
@@ -34,11 +35,7 @@ function snapshotOf(k: number, suffix = ''): string {
   const dir = join(work, `snap-${k}${suffix}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'observations'), { recursive: true });
-  for (const f of readdirSync(source)) {
-    if (f === 'observations.parquet') continue;
-    if (statSync(join(source, f)).isFile()) copyFileSync(join(source, f), join(dir, f));
-    else cpSync(join(source, f), join(dir, f), { recursive: true });
-  }
+  copySnapshotBesideObservations(source, dir);
   for (const part of ['day=base', ...Array.from({ length: k }, (_, i) => `day=${iso(FROM + (BASE_DAYS + i) * DAY).slice(0, 10)}`)]) {
     cpSync(join(work, 'parts', part), join(dir, 'observations', part), { recursive: true });
   }

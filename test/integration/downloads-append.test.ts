@@ -8,7 +8,7 @@
  * append whose base tree is not the build it appended to (a recycled older folder) falls back to the scan, so
  * neither serves stale bytes.
  */
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { build, type BuildResult } from '../../build-scripts/build.ts';
@@ -16,6 +16,7 @@ import { writeDemoSnapshot } from '../../build-scripts/demo-snapshot.ts';
 import { DOWNLOADS_STATE_FILE, type DownloadIndex } from '../../build-scripts/downloads.ts';
 import { all, openDuckDB, run, sqlString } from '../../lib/duckdb.ts';
 import { runTmp } from '../helpers/paths.ts';
+import { copySnapshotBesideObservations } from '../helpers/snapshot-copy.ts';
 
 const at = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 /** The observations cut into files: the base, then what each append adds. */
@@ -40,11 +41,7 @@ function snapshotOf(k: number, corrected = false): string {
   const dir = join(work, `snap-${k}${corrected ? '-corrected' : ''}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'observations'), { recursive: true });
-  for (const f of readdirSync(source)) {
-    if (f === 'observations.parquet') continue;
-    if (statSync(join(source, f)).isFile()) copyFileSync(join(source, f), join(dir, f));
-    else cpSync(join(source, f), join(dir, f), { recursive: true });
-  }
+  copySnapshotBesideObservations(source, dir);
   for (const [name] of PARTS.slice(0, k + 1)) {
     cpSync(join(work, corrected && name === 'part=base' ? 'corrected' : 'parts', name), join(dir, 'observations', name), { recursive: true });
   }
