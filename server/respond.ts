@@ -239,7 +239,7 @@ function drained(res: ServerResponse, stallMs: number, slowMs: number, slow: (()
  * Writes pieces as they come, waiting whenever the socket's buffer is full; stops when the client goes or stalls.
  * `pacing.onSlowClient` is called once, when the client first keeps the answer waiting `slowMs`.
  */
-export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string | Uint8Array>, pacing: WritePacing = {}): Promise<void> {
+export async function writePieces(res: ServerResponse, pieces: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, pacing: WritePacing = {}): Promise<void> {
   let slow = pacing.onSlowClient;
   const slowOnce = () => {
     const s = slow;

@@ -10,8 +10,8 @@ import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { AnswerCache } from '../../server/answer-cache.ts';
+import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
+import { AnswerCache, PACK_MIN } from '../../server/answer-cache.ts';
 import { TEST_TMP } from '../helpers/paths.ts';
 import { startEndpoint, type Served } from '../helpers/servers.ts';
 
@@ -123,6 +123,32 @@ describe('an endpoint holding answers', () => {
     } finally {
       if (e !== s) await e.close();
     }
+  });
+
+  test('a long answer (past PACK_MIN) is held packed: asked again it is sent the same bytes, unpacked, in each coding, HEAD too', async () => {
+    const path = '/radarnet/mirror/v3/files?timespan=2024-03-01/2024-03-03&expanded=true';
+    const packed = held().packed;
+    const first = await raw(s.url, path);
+    expect(first.status).toBe(200);
+    expect(first.body.length).toBeGreaterThan(PACK_MIN);
+    // packed on the thread pool once it was sent
+    await vi.waitFor(() => expect(held().packed).toBe(packed + 1));
+    for (const coding of [undefined, 'zstd', 'br', 'gzip']) {
+      const headers: Record<string, string> = coding ? { 'Accept-Encoding': coding } : {};
+      const hits = held().hits;
+      const again = await raw(s.url, path, { headers });
+      expect(held().hits, String(coding)).toBe(hits + 1);
+      expect(again.status).toBe(200);
+      expect(again.headers['content-encoding']).toBe(coding);
+      expect(decoded(again).equals(first.body)).toBe(true);
+      expect(answerHeaders(again.headers)).toEqual({ ...answerHeaders(first.headers), ...(coding ? { 'content-encoding': coding, etag: again.headers.etag } : {}) });
+      if (!coding) expect(Number(again.headers['content-length'])).toBe(first.body.length);
+      const head = await raw(s.url, path, { method: 'HEAD', headers });
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+    }
+    // still one answer held packed, not made again
+    expect(held().packed).toBe(packed + 1);
   });
 
   test('Accept names a different answer: each is held apart', async () => {

@@ -5,8 +5,10 @@
  * repeats. No sockets: a request and a response are stand-ins that record what is written.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { describe, expect, test } from 'vitest';
-import { AGE_MIN, AnswerCache, COUNT_MAX, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
+import { describe, expect, test, vi } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { AGE_MIN, AnswerCache, COUNT_MAX, PACK_FRAME, PACK_MIN, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
 
 /** A stand-in response for `key`: records the body it is sent (`sent`). */
 function response(key: string): ServerResponse & { sent: Buffer[] } {
@@ -66,7 +68,8 @@ async function crowd(cache: AnswerCache, key: string, size: number, waiting: num
 
 describe('the held-answer cache past its budget', () => {
   test('a crowd going round 200 answers of which 71 fit: about a third are hits (pure LRU: none), the bytes within the budget', () => {
-    const cache = new AnswerCache(48 * 2 ** 20, 4 * 2 ** 20);
+    // held plain (no packing: answers that do not pack behave so; packing has its own tests below)
+    const cache = new AnswerCache(48 * 2 ** 20, 4 * 2 ** 20, Infinity);
     const size = 670 * 1024;
     let hits = 0;
     const rounds = 20;
@@ -224,5 +227,134 @@ describe('answers sent again as they went (replay)', () => {
     for (let r = 0; r < 20; r++) for (const k of ['b', 'c', 'd']) ask(cache, k, 1000);
     expect(cache.replay(sentResponse({}).res, 'a', undefined)).toBe(false);
     expect(cache.wireForms).toBe(0);
+  });
+});
+
+/** A long answer like the catalogue's: `records` expanded /files records of about 600 bytes (one day: 1,115). */
+function catalogueText(seed: number, records: number): Buffer {
+  const rows: string[] = [];
+  for (let i = 0; i < records; i++) {
+    const id = seed * 10_000 + i;
+    const checksum = createHash('sha1').update(String(id)).digest('hex');
+    rows.push(
+      JSON.stringify({
+        id,
+        file_path: `/sddata/fitacf/2023/02/20230228.${String(i % 24).padStart(2, '0')}00.00.rkn.a.fitacf.bz2`,
+        file_start_datetime: '2023-02-28T22:00:00.000Z',
+        file_end_datetime: '2023-03-01T00:00:00.000Z',
+        data_start_datetime: '2023-02-28T22:00:00.000Z',
+        data_end_datetime: '2023-02-28T23:59:31.000Z',
+        last_mod: '2023-03-01T00:00:13.000Z',
+        file_size: String(2_000_000 + ((id * 7919) % 1_000_000)),
+        status_flag: 0,
+        checksum,
+        include_in_file_coverage: true,
+        include_in_data_coverage: true,
+        last_updated: '2023-03-01T00:12:00.000Z',
+        radar_code: 'rkn',
+        radar_short_code: null,
+        radar_name: 'Rankin Inlet',
+        file_type: 'fitacf',
+      }),
+    );
+  }
+  return Buffer.from(`[${rows.join(',')}]`);
+}
+
+/** A GET answered from `cache` (the body it was sent, once sent whole) or, on a miss, by writing `body`. */
+async function askFor(cache: AnswerCache, key: string, body: Buffer): Promise<{ hit: boolean; sent: Buffer }> {
+  const res = response(key);
+  const hit = cache.answer(GET, res, key);
+  if (!hit) {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(body);
+  }
+  // a packed answer is written frame by frame (writePieces): let it finish
+  await new Promise((r) => setImmediate(r));
+  return { hit, sent: Buffer.concat(res.sent) };
+}
+
+describe('long answers held packed (PACK_MIN)', () => {
+  test('200 one-day expanded answers (134 MB plain, 71 would fit) are all held packed within 48 MB; every hit is sent the exact bytes', async () => {
+    const cache = new AnswerCache(48 * 2 ** 20, 4 * 2 ** 20);
+    const bodies = Array.from({ length: 200 }, (_, i) => catalogueText(i, 1_115));
+    const plain = bodies.reduce((n, b) => n + b.length, 0);
+    expect(plain).toBeGreaterThan(2.5 * 48 * 2 ** 20);
+    for (let i = 0; i < 200; i++) expect((await askFor(cache, `exp${i}`, bodies[i]!)).hit).toBe(false);
+    await vi.waitFor(() => expect(cache.packed).toBe(200));
+    expect(cache.size).toBe(200);
+    expect(cache.bytes).toBeLessThanOrEqual(48 * 2 ** 20);
+    // packed well below a quarter of the plain bytes
+    expect(cache.bytes).toBeLessThan(plain / 4);
+    for (let r = 0; r < 2; r++) {
+      for (let i = 0; i < 200; i++) {
+        const { hit, sent } = await askFor(cache, `exp${i}`, bodies[i]!);
+        expect(hit).toBe(true);
+        expect(sent.equals(bodies[i]!)).toBe(true);
+      }
+    }
+  });
+
+  test('an answer up to PACK_MIN is held plain; a long one that does not pack (random bytes) is held plain after all', async () => {
+    const cache = new AnswerCache(48 * 2 ** 20, 4 * 2 ** 20);
+    await askFor(cache, 'short', catalogueText(1, 1_000).subarray(0, PACK_MIN));
+    expect(cache.size).toBe(1);
+    const noise = randomBytes(PACK_MIN * 3);
+    await askFor(cache, 'noise', noise);
+    await vi.waitFor(() => expect(cache.size).toBe(2));
+    expect(cache.packed).toBe(0);
+    expect(cache.bytes).toBe(PACK_MIN + noise.length);
+    const { hit, sent } = await askFor(cache, 'noise', noise);
+    expect(hit && sent.equals(noise)).toBe(true);
+  });
+
+  test('a hit on a packed answer unpacks one frame at a time, as the client takes them: a client that takes nothing holds one frame', async () => {
+    const cache = new AnswerCache(48 * 2 ** 20, 4 * 2 ** 20);
+    const body = catalogueText(7, 6_000);
+    expect(body.length).toBeGreaterThan(8 * PACK_FRAME);
+    await askFor(cache, 'long', body);
+    await vi.waitFor(() => expect(cache.packed).toBe(1));
+    // a response whose socket takes nothing more after the first write until it drains
+    const written: Buffer[] = [];
+    let ended = false;
+    const res = Object.assign(new EventEmitter(), {
+      destroyed: false,
+      getHeaders: () => ({}),
+      writeHead() {
+        return this;
+      },
+      write: (b: Buffer) => (written.push(b), false),
+      end() {
+        ended = true;
+        return this;
+      },
+      destroy() {},
+    }) as unknown as ServerResponse;
+    expect(cache.answer(GET, res, 'long')).toBe(true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(written).toHaveLength(1);
+    expect(written[0]!.length).toBe(PACK_FRAME);
+    for (let i = 0; i < 40 && !ended; i++) {
+      res.emit('drain');
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(ended).toBe(true);
+    expect(Buffer.concat(written).equals(body)).toBe(true);
+  });
+
+  test('those asking while a long answer is being packed are sent the answer made, at once, and it is made once', async () => {
+    const cache = new AnswerCache(48 * 2 ** 20, 4 * 2 ** 20);
+    const body = catalogueText(3, 2_000);
+    const maker = response('p');
+    expect(cache.answer(GET, maker, 'p')).toBe(false);
+    maker.writeHead(200, { 'Content-Type': 'application/json' });
+    maker.end(body);
+    // packing on the thread pool now: the making is open, with the answer made
+    const wait = cache.making('p');
+    expect(wait).toBeDefined();
+    const made = await wait;
+    expect(made?.body.equals(body)).toBe(true);
+    await vi.waitFor(() => expect(cache.packed).toBe(1));
+    expect(cache.making('p')).toBeUndefined();
   });
 });
