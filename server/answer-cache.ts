@@ -77,16 +77,21 @@ export const AGE_MIN = 1024;
 export const COUNT_MAX = 15;
 
 /**
- * Answers longer than this are held packed (issue 18: ZFS's compressed ARC, Linux's zswap): zstd frames at the
- * fast level (LEVELS), each of PACK_FRAME bytes of body, made on libuv's thread pool once the answer has been
- * sent; a request answered from them is sent the body unpacked frame by frame as its client takes it (a frame of
- * 256 KB unpacks in 0.1-0.2 ms), so a slow client holds one frame unpacked, not the answer. The catalogue's
- * records pack 4:1 (a one-day /files answer) to 10:1 (expanded): the postgres bench's 200 one-day expanded
- * answers of 670 KB (134 MB plain, 71 held of 48 MB) are 13 MB packed, all held, and a hit that unpacks one
- * (0.5 ms) is a tenth of making it again (5.8 ms alone, and a place in the queue for a DuckDB connection). Up to
- * PACK_MIN an answer is held plain and sent again as it went (replay): the one-day answer at 24k requests/s.
+ * Answers longer than this are held packed too (issue 18: ZFS's compressed ARC beside its cache of plain
+ * buffers): zstd frames at the fast level (LEVELS), each of PACK_FRAME bytes of body, made on libuv's thread pool
+ * once the answer has been sent. Its plain body is kept beside them while there is room: to make room, the plain
+ * copies of the least recently used packed answers go first (at no cost: their frames stay), and only then whole
+ * answers (TinyLFU's admission). A hit on an answer held only packed takes its plain copy back when there is room
+ * for it among plain copies (unpacked whole: 0.5 ms for 670 KB), else it is sent unpacked frame by frame as its
+ * client takes it, so a slow client holds one frame unpacked, not the answer.
+ * The catalogue's records pack 4:1 (a one-day /files answer) to 10:1 (expanded): the postgres bench's 200 one-day
+ * expanded answers of 670 KB (134 MB plain, 71 held plain in 48 MB) are 13 MB packed, all held, and a hit that
+ * unpacks one (0.5 ms) is a tenth of making it again (5.8 ms alone, and a place in the queue for a DuckDB
+ * connection). Answers asked for again and again that fit plain (a radar's year, 733 KB; getData of a year,
+ * 2.2 MB) keep their plain copy and are sent as before: held only packed, each hit unpacked them again, and
+ * getData of a year went from 2.8 to 26 ms median at 16 connections.
  */
-export const PACK_MIN = HOLD_BYTES;
+export const PACK_MIN = 64 * 1024;
 /** Body bytes per packed frame: what a request answered from a packed answer holds unpacked at a time. */
 export const PACK_FRAME = HOLD_BYTES;
 /** Held plain after all when packing saves less than a tenth (an answer that does not compress). */
@@ -100,18 +105,26 @@ const WIRE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-en
 interface Held {
   status: number;
   headers: OutgoingHttpHeaders;
-  /** The body as the handler wrote it; undefined when it is held packed. */
+  /** The body as the handler wrote it; of a packed answer, its plain copy while there is room for it (or none). */
   body?: Buffer;
-  /** A long answer's body, held packed (PACK_MIN): zstd frames of PACK_FRAME bytes of body each, in order. */
+  /** A long answer's body packed (PACK_MIN): zstd frames of PACK_FRAME bytes of body each, in order. */
   packed?: Buffer[];
+  /** The frames' bytes (0: not packed). */
+  packedBytes: number;
   /** The body's bytes. */
   length: number;
-  /** What it counts against the budget: its body's bytes, or its frames'. */
+  /** What it counts against the budget: its plain body's bytes, if held, and its frames'. */
   cost: number;
   /** The request count (`#seq`) when it was last asked for: how long it has gone unasked (STALE_AFTER). */
   used: number;
   /** The answer as it went on the wire, by the request's `Accept-Encoding` (replay): made by its first GET in it. */
   wire?: Map<string, Wire>;
+}
+
+/** Room made for an answer: the plain copies that go, then the answers that go. */
+interface Room {
+  copies: [string, Held][];
+  victims: [string, Held][];
 }
 
 /** An answer made whole, plain: what those waiting for it are sent. */
@@ -264,22 +277,23 @@ export class AnswerCache {
     if (hit) {
       this.hits++;
       res.writeHead(hit.status, { ...hit.headers, 'Content-Length': hit.length });
-      if (!hit.body) {
-        // packed: unpacked a frame at a time, as the client takes them (the compressor streams them on, as it
-        // streamed the answer's first sending); a HEAD's body whole, for the compressor's Content-Length
+      if (!hit.body && !(held && this.#copyBack(etag, held))) {
+        // packed only, no room for its plain copy: unpacked a frame at a time, as the client takes them (the
+        // compressor streams them on, as it streamed the answer's first sending); a HEAD's body whole, for the
+        // compressor's Content-Length
         if (req.method === 'HEAD') res.end(Buffer.concat(hit.packed!.map((f) => zstdDecompressSync(f))));
         else writePieces(res, unpacked(hit.packed!)).catch(() => res.destroy());
         return true;
       }
       // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
-      if (hit.body.length <= HOLD_BYTES) {
+      if (hit.body!.length <= HOLD_BYTES) {
         res.end(hit.body);
         if (req.method === 'GET') this.#keepWire(req, res, hit as Made);
       } else {
         // as long an answer as went out as a stream (a piped file, a streamed query): in pieces again, so the
         // compressor streams it as it did (chunked), and the socket takes it at the client's pace
-        res.write(hit.body.subarray(0, HOLD_BYTES));
-        res.end(hit.body.subarray(HOLD_BYTES));
+        res.write(hit.body!.subarray(0, HOLD_BYTES));
+        res.end(hit.body!.subarray(HOLD_BYTES));
       }
       return true;
     }
@@ -379,29 +393,47 @@ export class AnswerCache {
    * answer is not to be held: past the budget, the least recently used go only if this answer was asked for more
    * often before this request (this request is counted already) than each of them.
    */
-  #room(etag: string, bytes: number): [string, Held][] | undefined {
+  #room(etag: string, bytes: number, copiesOnly = false): Room | undefined {
     const asked = this.countOf(etag) - 1;
     let over = this.#bytes - (this.#held.get(etag)?.cost ?? 0) + bytes - this.budget;
-    const victims: [string, Held][] = [];
+    const room: Room = { copies: [], victims: [] };
+    // first the plain copies of packed answers, least recently used first: no answer goes
+    for (const entry of this.#held) {
+      if (over <= 0) return room;
+      const [k, v] = entry;
+      if (k === etag || !v.body || !v.packed) continue;
+      room.copies.push(entry);
+      over -= v.length;
+    }
+    if (over <= 0) return room;
+    if (copiesOnly) return undefined;
+    const copied = new Set(room.copies.map(([k]) => k));
     for (const entry of this.#held) {
       if (over <= 0) break;
-      if (entry[0] === etag) continue;
-      if (this.countOf(entry[0]) >= asked) return undefined;
-      victims.push(entry);
-      over -= entry[1].cost;
+      const [k, v] = entry;
+      if (k === etag) continue;
+      if (this.countOf(k) >= asked) return undefined;
+      room.victims.push(entry);
+      over -= copied.has(k) ? v.packedBytes : v.cost;
     }
-    return victims;
+    return room;
+  }
+
+  /** Makes the room: the plain copies go, then the answers. */
+  #make(room: Room): void {
+    for (const [k, v] of room.copies) if (this.#held.get(k) === v) this.#dropCopy(v);
+    for (const [k, v] of room.victims) if (this.#held.get(k) === v) this.#forget(k, v);
   }
 
   #remember(etag: string, held: Held): void {
-    const victims = this.#room(etag, held.cost);
-    if (!victims) {
+    const room = this.#room(etag, held.cost);
+    if (!room) {
       this.declined++;
       return;
     }
     const old = this.#held.get(etag);
     if (old) this.#forget(etag, old);
-    for (const [k, v] of victims) this.#forget(k, v);
+    this.#make(room);
     held.used = this.#seq;
     this.#held.set(etag, held);
     this.#bytes += held.cost;
@@ -413,6 +445,30 @@ export class AnswerCache {
     this.#bytes -= held.cost;
     this.#wireForms -= held.wire?.size ?? 0;
     if (held.packed) this.#packedNow--;
+  }
+
+  /** A packed answer's plain copy goes (its frames stay), with the forms it went out in (replay). */
+  #dropCopy(held: Held): void {
+    if (!held.body) return;
+    held.body = undefined;
+    held.cost -= held.length;
+    this.#bytes -= held.length;
+    this.#wireForms -= held.wire?.size ?? 0;
+    held.wire = undefined;
+  }
+
+  /**
+   * A hit on an answer held only packed takes its plain copy back if there is room among plain copies (no answer
+   * goes for it): unpacked whole, as the answer made is. True when it has its plain copy now.
+   */
+  #copyBack(etag: string, held: Held): boolean {
+    const room = this.#room(etag, held.cost + held.length, true);
+    if (!room) return false;
+    this.#make(room);
+    held.body = Buffer.concat(held.packed!.map((f) => zstdDecompressSync(f)), held.length);
+    held.cost += held.length;
+    this.#bytes += held.length;
+    return true;
   }
 
   /**
@@ -428,9 +484,17 @@ export class AnswerCache {
     }
     Promise.all(frames)
       .then((packed) => {
-        const cost = packed.reduce((n, f) => n + f.length, 0);
-        const { body: _plain, ...rest } = made;
-        this.#remember(etag, cost < PACK_WORTH * made.length ? { ...rest, packed, cost } : made);
+        const packedBytes = packed.reduce((n, f) => n + f.length, 0);
+        // it does not pack: held plain, as a short answer is
+        if (packedBytes >= PACK_WORTH * made.length) return this.#remember(etag, made);
+        const both: Held = { ...made, wire: undefined, packed, packedBytes, cost: made.length + packedBytes };
+        // with its plain copy when there is room among plain copies, else packed only
+        const room = this.#room(etag, both.cost, true);
+        if (!room) {
+          both.body = undefined;
+          both.cost = packedBytes;
+        }
+        this.#remember(etag, both);
       })
       .catch(() => {
         this.declined++;
@@ -544,7 +608,7 @@ export class AnswerCache {
         // held nor waited for
         const pack = length > this.packMin;
         const room = this.#room(etag, pack ? Math.ceil(length / PACK_GUESS) : length) !== undefined;
-        const whole = room || (making?.waiters ?? 0) > 0 ? { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length), length, cost: length, used: this.#seq } : undefined;
+        const whole = room || (making?.waiters ?? 0) > 0 ? { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length), length, cost: length, packedBytes: 0, used: this.#seq } : undefined;
         // those waiting for it are sent it, held or not (then it is let go with them)
         if (making && whole) making.made = whole;
         if (room && pack) {
