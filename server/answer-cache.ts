@@ -79,11 +79,12 @@ export const COUNT_MAX = 15;
 /**
  * Answers longer than this are held packed too (issue 18: ZFS's compressed ARC beside its cache of plain
  * buffers): zstd frames at the fast level (LEVELS), each of PACK_FRAME bytes of body, made on libuv's thread pool
- * once the answer has been sent. Its plain body is kept beside them while there is room: to make room, the plain
- * copies of the least recently used packed answers go first (at no cost: their frames stay), and only then whole
- * answers (TinyLFU's admission). A hit on an answer held only packed takes its plain copy back when there is room
- * for it among plain copies (unpacked whole: 0.5 ms for 670 KB), else it is sent unpacked frame by frame as its
- * client takes it, so a slow client holds one frame unpacked, not the answer.
+ * once the answer has been sent. Its plain body is kept beside them while there is room: to make room for an
+ * answer, the plain copies of the least recently used packed answers go first (their frames stay: it costs their
+ * next hits an unpacking, not a query), and only then whole answers (TinyLFU's admission). A plain copy itself
+ * (of an answer just packed, or taken back by a hit on one held only packed: unpacked whole, 0.5 ms for 670 KB)
+ * gets room only from copies and answers asked for less often. Held only packed, an answer is sent unpacked
+ * frame by frame as its client takes it, so a slow client holds one frame unpacked, not the answer.
  * The catalogue's records pack 4:1 (a one-day /files answer) to 10:1 (expanded): the postgres bench's 200 one-day
  * expanded answers of 670 KB (134 MB plain, 71 held plain in 48 MB) are 13 MB packed, all held, and a hit that
  * unpacks one (0.5 ms) is a tenth of making it again (5.8 ms alone, and a place in the queue for a DuckDB
@@ -230,6 +231,13 @@ export class AnswerCache {
   /** Answers held packed now (PACK_MIN). */
   get packed(): number {
     return this.#packedNow;
+  }
+
+  /** Packed answers held with their plain copy now. */
+  get copies(): number {
+    let n = 0;
+    for (const v of this.#held.values()) if (v.packed && v.body) n++;
+    return n;
   }
 
   /**
@@ -393,20 +401,21 @@ export class AnswerCache {
    * answer is not to be held: past the budget, the least recently used go only if this answer was asked for more
    * often before this request (this request is counted already) than each of them.
    */
-  #room(etag: string, bytes: number, copiesOnly = false): Room | undefined {
+  #room(etag: string, bytes: number, forCopy = false): Room | undefined {
     const asked = this.countOf(etag) - 1;
     let over = this.#bytes - (this.#held.get(etag)?.cost ?? 0) + bytes - this.budget;
     const room: Room = { copies: [], victims: [] };
-    // first the plain copies of packed answers, least recently used first: no answer goes
+    // first the plain copies of packed answers, least recently used first: no answer goes. For an answer's own
+    // bytes any copy goes (it costs their hits an unpacking, not a query); for a plain copy only those of answers
+    // asked for less often (a crowd going round more copies than fit keeps a fixed part, as with answers)
     for (const entry of this.#held) {
       if (over <= 0) return room;
       const [k, v] = entry;
-      if (k === etag || !v.body || !v.packed) continue;
+      if (k === etag || !v.body || !v.packed || (forCopy && this.countOf(k) >= asked)) continue;
       room.copies.push(entry);
       over -= v.length;
     }
     if (over <= 0) return room;
-    if (copiesOnly) return undefined;
     const copied = new Set(room.copies.map(([k]) => k));
     for (const entry of this.#held) {
       if (over <= 0) break;
@@ -416,7 +425,8 @@ export class AnswerCache {
       room.victims.push(entry);
       over -= copied.has(k) ? v.packedBytes : v.cost;
     }
-    return room;
+    // more than the budget holds (an answer up to entryMax over a smaller budget)
+    return over <= 0 ? room : undefined;
   }
 
   /** Makes the room: the plain copies go, then the answers. */
@@ -425,8 +435,7 @@ export class AnswerCache {
     for (const [k, v] of room.victims) if (this.#held.get(k) === v) this.#forget(k, v);
   }
 
-  #remember(etag: string, held: Held): void {
-    const room = this.#room(etag, held.cost);
+  #remember(etag: string, held: Held, room = this.#room(etag, held.cost)): void {
     if (!room) {
       this.declined++;
       return;
@@ -458,8 +467,12 @@ export class AnswerCache {
   }
 
   /**
-   * A hit on an answer held only packed takes its plain copy back if there is room among plain copies (no answer
-   * goes for it): unpacked whole, as the answer made is. True when it has its plain copy now.
+   * A hit on an answer held only packed takes its plain copy back if there is room for it: free, or the plain
+   * copies and then the answers of those asked for less often (TinyLFU, as for answers). Unpacked whole, as the
+   * answer made is. True when it has its plain copy now. In a crowd going round more answers than have room for
+   * copies, copies do not change hands at every request: each would be unpacked whole, held a while, then let go,
+   * old garbage for V8's full collections (2.5 s of GC in 5 s of the postgres bench's expanded query, half the
+   * throughput of unpacking frame by frame, whose garbage dies young).
    */
   #copyBack(etag: string, held: Held): boolean {
     const room = this.#room(etag, held.cost + held.length, true);
@@ -488,12 +501,12 @@ export class AnswerCache {
         // it does not pack: held plain, as a short answer is
         if (packedBytes >= PACK_WORTH * made.length) return this.#remember(etag, made);
         const both: Held = { ...made, wire: undefined, packed, packedBytes, cost: made.length + packedBytes };
-        // with its plain copy when there is room among plain copies, else packed only
+        // with its plain copy when there is room for it (a copy or an answer asked for less often goes), else
+        // packed only
         const room = this.#room(etag, both.cost, true);
-        if (!room) {
-          both.body = undefined;
-          both.cost = packedBytes;
-        }
+        if (room) return this.#remember(etag, both, room);
+        both.body = undefined;
+        both.cost = packedBytes;
         this.#remember(etag, both);
       })
       .catch(() => {

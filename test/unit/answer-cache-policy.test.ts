@@ -8,6 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, test, vi } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { constants, zstdCompressSync } from 'node:zlib';
+import { LEVELS } from '../../server/compression.ts';
 import { AGE_MIN, AnswerCache, COUNT_MAX, PACK_FRAME, PACK_MIN, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
 
 /** A stand-in response for `key`: records the body it is sent (`sent`). */
@@ -314,28 +316,42 @@ describe('long answers held packed (PACK_MIN)', () => {
     }
   });
 
-  test('to make room the plain copies of the least recently used packed answers go first, not answers; one asked for again takes its copy back when there is room', async () => {
+  test('room for an answer: the plain copies of the least recently used go first, not answers; a copy gets room only from answers asked for less often', async () => {
     const body = (i: number) => catalogueText(i, 1_200);
-    const one = body(0).length;
-    // room for three plain copies beside every answer's frames
-    const cache = new AnswerCache(Math.floor(3.5 * one), 4 * 2 ** 20);
-    for (let i = 0; i < 6; i++) {
+    // an answer's frames as the cache packs them
+    const frames = (b: Buffer) => {
+      let n = 0;
+      for (let at = 0; at < b.length; at += PACK_FRAME) n += zstdCompressSync(b.subarray(at, at + PACK_FRAME), { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } }).length;
+      return n;
+    };
+    const [b0, b1, b2, b3] = [0, 1, 2, 3].map(body) as [Buffer, Buffer, Buffer, Buffer];
+    // room for three answers with their plain copies, and half of a fourth's frames
+    const cache = new AnswerCache(b0.length + b1.length + b2.length + frames(b0) + frames(b1) + frames(b2) + Math.floor(frames(b3) / 2), 4 * 2 ** 20);
+    for (let i = 0; i < 3; i++) {
       await askFor(cache, `a${i}`, body(i));
       await vi.waitFor(() => expect(cache.packed).toBe(i + 1));
     }
-    // all six held (packed), the last three with their plain copies: nothing put out
-    expect(cache.size).toBe(6);
+    expect(cache.copies).toBe(3);
+    // a fourth: a0's copy goes for its frames (no answer goes); its own copy would put out a copy of an answer
+    // asked for as often: packed only
+    await askFor(cache, 'a3', body(3));
+    await vi.waitFor(() => expect(cache.packed).toBe(4));
+    expect(cache.size).toBe(4);
     expect(cache.declined).toBe(0);
-    const copies = () => Math.round((cache.bytes - packedBytes) / one);
-    const packedBytes = cache.bytes - 3 * one;
-    expect(copies()).toBe(3);
-    // a0 has no copy: sent unpacked, and takes a copy back (a3's, the least recently used, goes)
-    const { hit, sent } = await askFor(cache, 'a0', body(0));
-    expect(hit && sent.equals(body(0))).toBe(true);
-    expect(copies()).toBe(3);
-    const again = response('a0');
-    expect(cache.answer(GET, again, 'a0')).toBe(true);
-    expect(again.sent[0]!.buffer).toBe(again.sent[1]!.buffer);
+    expect(cache.copies).toBe(2);
+    // asked for again: sent unpacked (frame by frame), its copy not taken back while a1's and a2's are asked for as often
+    const second = await askFor(cache, 'a3', body(3));
+    expect(second.hit && second.sent.equals(body(3))).toBe(true);
+    expect(cache.copies).toBe(2);
+    // once more: now asked for more often than a1, whose copy goes for a3's
+    const third = response('a3');
+    expect(cache.answer(GET, third, 'a3')).toBe(true);
+    // the plain copy, in two pieces of one Buffer
+    expect(third.sent).toHaveLength(2);
+    expect(third.sent[0]!.buffer).toBe(third.sent[1]!.buffer);
+    expect(Buffer.concat(third.sent).equals(body(3))).toBe(true);
+    expect(cache.copies).toBe(2);
+    expect(cache.size).toBe(4);
   });
 
   test('an answer up to PACK_MIN is held plain; a long one that does not pack (random bytes) is held plain after all', async () => {
