@@ -83,7 +83,7 @@ export const COUNT_MAX = 15;
  * answer, the plain copies of the least recently used packed answers go first (their frames stay: it costs their
  * next hits an unpacking, not a query), and only then whole answers (TinyLFU's admission). A plain copy itself
  * (of an answer just packed, or taken back by a hit on one held only packed: unpacked whole, 0.5 ms for 670 KB)
- * gets room only from copies and answers asked for less often. Held only packed, an answer is sent unpacked
+ * gets room only from the copies of answers asked for less often, never from an answer. Held only packed, an answer is sent unpacked
  * frame by frame as its client takes it, so a slow client holds one frame unpacked, not the answer.
  * The catalogue's records pack 4:1 (a one-day /files answer) to 10:1 (expanded): the postgres bench's 200 one-day
  * expanded answers of 670 KB (134 MB plain, 71 held plain in 48 MB) are 13 MB packed, all held, and a hit that
@@ -407,7 +407,8 @@ export class AnswerCache {
     const room: Room = { copies: [], victims: [] };
     // first the plain copies of packed answers, least recently used first: no answer goes. For an answer's own
     // bytes any copy goes (it costs their hits an unpacking, not a query); for a plain copy only those of answers
-    // asked for less often (a crowd going round more copies than fit keeps a fixed part, as with answers)
+    // asked for less often (a crowd going round more copies than fit keeps a fixed part, as with answers), and
+    // no answer
     for (const entry of this.#held) {
       if (over <= 0) return room;
       const [k, v] = entry;
@@ -416,6 +417,8 @@ export class AnswerCache {
       over -= v.length;
     }
     if (over <= 0) return room;
+    // a plain copy never puts out an answer: that would cost a query to save an unpacking
+    if (forCopy) return undefined;
     const copied = new Set(room.copies.map(([k]) => k));
     for (const entry of this.#held) {
       if (over <= 0) break;
@@ -468,7 +471,7 @@ export class AnswerCache {
 
   /**
    * A hit on an answer held only packed takes its plain copy back if there is room for it: free, or the plain
-   * copies and then the answers of those asked for less often (TinyLFU, as for answers). Unpacked whole, as the
+   * copies of answers asked for less often (TinyLFU's rule, as for answers; no answer goes for a copy). Unpacked whole, as the
    * answer made is. True when it has its plain copy now. In a crowd going round more answers than have room for
    * copies, copies do not change hands at every request: each would be unpacked whole, held a while, then let go,
    * old garbage for V8's full collections (2.5 s of GC in 5 s of the postgres bench's expanded query, half the
@@ -501,8 +504,8 @@ export class AnswerCache {
         // it does not pack: held plain, as a short answer is
         if (packedBytes >= PACK_WORTH * made.length) return this.#remember(etag, made);
         const both: Held = { ...made, wire: undefined, packed, packedBytes, cost: made.length + packedBytes };
-        // with its plain copy when there is room for it (a copy or an answer asked for less often goes), else
-        // packed only
+        // with its plain copy when there is room for it (free, or a copy of an answer asked for less often goes),
+        // else packed only
         const room = this.#room(etag, both.cost, true);
         if (room) return this.#remember(etag, both, room);
         both.body = undefined;

@@ -354,6 +354,28 @@ describe('long answers held packed (PACK_MIN)', () => {
     expect(cache.size).toBe(4);
   });
 
+  test('a plain copy never puts out an answer: an answer asked for again and again stays packed only while the budget holds only answers', async () => {
+    const bodies = Array.from({ length: 20 }, (_, i) => catalogueText(i, 1_200));
+    const frames = (b: Buffer) => {
+      let n = 0;
+      for (let at = 0; at < b.length; at += PACK_FRAME) n += zstdCompressSync(b.subarray(at, at + PACK_FRAME), { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } }).length;
+      return n;
+    };
+    // the twenty answers' frames and half a plain copy: a copy would need ten answers to go
+    const cache = new AnswerCache(bodies.reduce((n, b) => n + frames(b), 0) + Math.floor(bodies[0]!.length / 2), 4 * 2 ** 20);
+    for (let i = 0; i < 20; i++) {
+      await askFor(cache, `a${i}`, bodies[i]!);
+      await vi.waitFor(() => expect(cache.packed).toBe(i + 1));
+    }
+    expect(cache.copies).toBe(0);
+    for (let r = 0; r < 10; r++) {
+      const { hit, sent } = await askFor(cache, 'a19', bodies[19]!);
+      expect(hit && sent.equals(bodies[19]!)).toBe(true);
+    }
+    expect(cache.size).toBe(20);
+    expect(cache.copies).toBe(0);
+  });
+
   test('an answer up to PACK_MIN is held plain; a long one that does not pack (random bytes) is held plain after all', async () => {
     const cache = new AnswerCache(48 * 2 ** 20, 4 * 2 ** 20);
     await askFor(cache, 'short', catalogueText(1, 1_000).subarray(0, PACK_MIN));
