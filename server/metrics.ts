@@ -36,7 +36,7 @@ export interface MetricsSources {
   /** Where streamed answers wait for their clients (none: the spool metrics stay 0). */
   spooler?: Spooler;
   /** The answers held in memory, if any (their lookups: none, the counters stay 0). */
-  answers?: () => { hits: number; misses: number; declined: number; waited: number } | undefined;
+  answers?: () => { hits: number; misses: number; declined: number; waited: number; bytes: number; size: number; packed: number } | undefined;
 }
 
 export class EndpointMetrics {
@@ -110,6 +110,18 @@ export class EndpointMetrics {
     lookups('misses', 'snapcat_answer_cache_misses_total', 'GET and HEAD requests looked up in the answers held in memory and not found there');
     lookups('declined', 'snapcat_answer_cache_declined_total', 'Answers sent and not held: the budget was full of answers asked for as often or more');
     lookups('waited', 'snapcat_answer_cache_waited_total', 'GET and HEAD requests that waited for another request making the same answer, then were sent it (or made it again if it was not made whole)');
+    const heldNow = (which: 'bytes' | 'size' | 'packed', name: string, help: string) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(sources.answers?.()?.[which] ?? 0);
+        },
+      });
+    heldNow('size', 'snapcat_answer_cache_answers', 'Answers held in memory now');
+    heldNow('packed', 'snapcat_answer_cache_packed_answers', 'Answers held in memory packed now (over 64 KB: zstd frames, with or without their plain copy)');
+    heldNow('bytes', 'snapcat_answer_cache_bytes', 'Bytes the answers held in memory count against the budget now (plain bodies and packed frames)');
     const spool = () => sources.spooler?.load ?? { open: 0, files: 0, memoryBytes: 0, diskBytes: 0, spilledBytes: 0 };
     new Gauge({
       name: 'snapcat_spool_answers',

@@ -101,6 +101,10 @@ describe('/metrics', () => {
       expect(count('radar', '200')).toBe(4);
       expect(sampleValue(t, 'snapcat_answer_cache_hits_total')).toBe(1);
       expect(sampleValue(t, 'snapcat_answer_cache_misses_total')).toBe(asked.length);
+      // the four answers of 200 held (a long one once packed on the thread pool), and their bytes
+      expect(sampleValue(t, 'snapcat_answer_cache_answers')).toBeGreaterThanOrEqual(3);
+      expect(sampleValue(t, 'snapcat_answer_cache_bytes')).toBeGreaterThan(0);
+      expect(sampleValue(t, 'snapcat_answer_cache_packed_answers')).toBeGreaterThanOrEqual(0);
       expect(count('radar', '400')).toBe(1);
       expect(count('radar', '404')).toBe(1);
       expect(count('site', '200')).toBe(1);
