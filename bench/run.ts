@@ -338,7 +338,7 @@ if (want('overload')) {
     const spread = (xs: number[]) => `${(Math.min(...xs) * 100).toFixed(0)}-${(Math.max(...xs) * 100).toFixed(0)}%`;
     row(`${sc.name}: goodput at 4×, median of the rounds, over the best median of 1×, 2×, 4× (${sc.medians[1].toFixed(0)}, ${sc.medians[2].toFixed(0)}, ${sc.medians[4].toFixed(0)} good/s)`, `**${(sc.medianRatio * 100).toFixed(0)}%**; 4× over 1× of the same round: ${pct(sc.ratios4to1)} (spread ${spread(sc.ratios4to1)})`, '≥ 90%');
     // a single query only: in a mix a good answer's CPU depends on which it is, so the subtraction means nothing
-    if (sc.name.startsWith('one-hour')) row(`${sc.name}: what a refusal costs the endpoint (CPU: at 4× less its good answers at 1×'s CPU each, over its 503s)`, `${sc.cpuMsPerRefusal.toFixed(2)} ms a 503, against ${sc.cpuMsPerGood.toFixed(2)} ms a good answer at 1×`, '');
+    if (sc.name.startsWith('one-hour')) row(`${sc.name}: what a refusal costs the endpoint (CPU: at 4× less its good answers at 1×'s CPU each, over its 503s)`, Number.isFinite(sc.cpuMsPerRefusal) ? `${sc.cpuMsPerRefusal.toFixed(2)} ms a 503, against ${sc.cpuMsPerGood.toFixed(2)} ms a good answer at 1×` : `no 503 at 4× (nothing refused: the queue held every request); ${sc.cpuMsPerGood.toFixed(2)} ms a good answer at 1×`, '');
     row(`${sc.name}: goodput at 4× over the best of its round (rounds 1-${sc.ratios.length}; biased low: the best of three noisy runs)`, pct(sc.ratios), '');
     row(`${sc.name}: goodput at 4× over the best of every run (${sc.peak.toFixed(0)} good/s)`, pct(sc.ratiosToPeak), '');
   }

@@ -20,6 +20,8 @@
  * - Sent as it was: an answer up to HOLD_BYTES whole (compressed whole, with its length), a longer one in pieces,
  *   which the compressor streams (chunked) as it streamed the first.
  * - Bounded: the bodies held stay within the budget (CACHE_BUDGET, per process); an answer of at most ENTRY_MAX.
+ * - Packed: an answer over PACK_MIN is held as zstd frames too, its plain body kept beside them while there is
+ *   room (ZFS's compressed ARC): about ten times as many long answers fit (see PACK_MIN).
  * - Which are held, once the budget is full: those asked for most (TinyLFU's admission, as Caffeine holds entries;
  *   Einziger, Friedman, Manes, "TinyLFU: A Highly Efficient Cache Admission Policy", 2017). Every request counts
  *   for its ETag (a bounded table of counts, halved every ten times as many requests as answers are held, so old
@@ -83,8 +85,9 @@ export const COUNT_MAX = 15;
  * answer, the plain copies of the least recently used packed answers go first (their frames stay: it costs their
  * next hits an unpacking, not a query), and only then whole answers (TinyLFU's admission). A plain copy itself
  * (of an answer just packed, or taken back by a hit on one held only packed: unpacked whole, 0.5 ms for 670 KB)
- * gets room only from the copies of answers asked for less often, never from an answer. Held only packed, an answer is sent unpacked
- * frame by frame as its client takes it, so a slow client holds one frame unpacked, not the answer.
+ * gets room only from the copies of answers asked for less often, never from an answer. Held only packed, an
+ * answer is sent unpacked frame by frame as its client takes it, so a slow client holds one frame unpacked, not
+ * the answer.
  * The catalogue's records pack 4:1 (a one-day /files answer) to 10:1 (expanded): the postgres bench's 200 one-day
  * expanded answers of 670 KB (134 MB plain, 71 held plain in 48 MB) are 13 MB packed, all held, and a hit that
  * unpacks one (0.5 ms) is a tenth of making it again (5.8 ms alone, and a place in the queue for a DuckDB
@@ -116,8 +119,6 @@ interface Held {
   length: number;
   /** What it counts against the budget: its plain body's bytes, if held, and its frames'. */
   cost: number;
-  /** The request count (`#seq`) when it was last asked for: how long it has gone unasked (STALE_AFTER). */
-  used: number;
   /** The answer as it went on the wire, by the request's `Accept-Encoding` (replay): made by its first GET in it. */
   wire?: Map<string, Wire>;
 }
@@ -189,8 +190,6 @@ export class AnswerCache {
   /** Requests per ETag (most recently counted last), halved every ageEvery requests. */
   readonly #counts = new Map<string, number>();
   #counted = 0;
-  /** Requests counted in all (Held.used). */
-  #seq = 0;
   /** Answers held packed now (PACK_MIN). */
   #packedNow = 0;
   /** Answers sent but not held: the budget was full of answers asked for as often (for tests and the bench). */
@@ -379,11 +378,9 @@ export class AnswerCache {
   #used(etag: string, held: Held): void {
     this.#held.delete(etag);
     this.#held.set(etag, held);
-    held.used = this.#seq;
   }
 
   #count(etag: string): void {
-    this.#seq++;
     const n = this.#counts.get(etag) ?? 0;
     this.#counts.delete(etag); // most recently counted goes last
     this.#counts.set(etag, Math.min(COUNT_MAX, n + 1));
@@ -446,7 +443,6 @@ export class AnswerCache {
     const old = this.#held.get(etag);
     if (old) this.#forget(etag, old);
     this.#make(room);
-    held.used = this.#seq;
     this.#held.set(etag, held);
     this.#bytes += held.cost;
     if (held.packed) this.#packedNow++;
@@ -471,8 +467,8 @@ export class AnswerCache {
 
   /**
    * A hit on an answer held only packed takes its plain copy back if there is room for it: free, or the plain
-   * copies of answers asked for less often (TinyLFU's rule, as for answers; no answer goes for a copy). Unpacked whole, as the
-   * answer made is. True when it has its plain copy now. In a crowd going round more answers than have room for
+   * copies of answers asked for less often (TinyLFU's rule, as for answers; no answer goes for a copy). Unpacked
+   * whole, as the answer made is. True when it has its plain copy now. In a crowd going round more answers than have room for
    * copies, copies do not change hands at every request: each would be unpacked whole, held a while, then let go,
    * old garbage for V8's full collections (2.5 s of GC in 5 s of the postgres bench's expanded query, half the
    * throughput of unpacking frame by frame, whose garbage dies young).
@@ -624,7 +620,7 @@ export class AnswerCache {
         // held nor waited for
         const pack = length > this.packMin;
         const room = this.#room(etag, pack ? Math.ceil(length / PACK_GUESS) : length) !== undefined;
-        const whole = room || (making?.waiters ?? 0) > 0 ? { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length), length, cost: length, packedBytes: 0, used: this.#seq } : undefined;
+        const whole = room || (making?.waiters ?? 0) > 0 ? { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length), length, cost: length, packedBytes: 0 } : undefined;
         // those waiting for it are sent it, held or not (then it is let go with them)
         if (making && whole) making.made = whole;
         if (room && pack) {
