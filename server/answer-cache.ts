@@ -173,9 +173,22 @@ interface Making {
 type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
 type End = (chunk?: unknown, encoding?: unknown, cb?: unknown) => ServerResponse;
 
-/** A packed answer's body, a frame at a time. */
-function* unpacked(frames: Buffer[]): Generator<Buffer> {
-  for (const f of frames) yield zstdDecompressSync(f);
+/**
+ * A packed answer's body of `length` bytes, a frame at a time. Each frame is unpacked into one Buffer of its size
+ * (zlib's output chunk as large as the frame's body): with zlib's default chunks a frame came out in pieces that
+ * were then joined, twice the garbage and 30 % more time.
+ */
+function* unpacked(frames: Buffer[], length: number): Generator<Buffer> {
+  for (let i = 0; i < frames.length; i++) yield zstdDecompressSync(frames[i]!, { chunkSize: Math.min(PACK_FRAME, length - i * PACK_FRAME) + 64 });
+}
+
+/**
+ * A packed answer's whole body, in one Buffer. Frame by frame: concatenated zstd frames are one valid zstd stream,
+ * but node's zstdDecompressSync with an output chunk larger than the first frame's body returns that frame only.
+ */
+function unpackedWhole(frames: Buffer[], length: number): Buffer {
+  const parts = [...unpacked(frames, length)];
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
 }
 
 function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
@@ -288,8 +301,8 @@ export class AnswerCache {
         // packed only, no room for its plain copy: unpacked a frame at a time, as the client takes them (the
         // compressor streams them on, as it streamed the answer's first sending); a HEAD's body whole, for the
         // compressor's Content-Length
-        if (req.method === 'HEAD') res.end(Buffer.concat(hit.packed!.map((f) => zstdDecompressSync(f))));
-        else writePieces(res, unpacked(hit.packed!)).catch(() => res.destroy());
+        if (req.method === 'HEAD') res.end(unpackedWhole(hit.packed!, hit.length));
+        else writePieces(res, unpacked(hit.packed!, hit.length)).catch(() => res.destroy());
         return true;
       }
       // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
@@ -477,7 +490,7 @@ export class AnswerCache {
     const room = this.#room(etag, held.cost + held.length, true);
     if (!room) return false;
     this.#make(room);
-    held.body = Buffer.concat(held.packed!.map((f) => zstdDecompressSync(f)), held.length);
+    held.body = unpackedWhole(held.packed!, held.length);
     held.cost += held.length;
     this.#bytes += held.length;
     return true;
