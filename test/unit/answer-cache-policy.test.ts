@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { constants, zstdCompressSync } from 'node:zlib';
 import { LEVELS } from '../../server/compression.ts';
-import { AGE_MIN, AnswerCache, COUNT_MAX, PACK_FRAME, PACK_MIN, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
+import { AGE_MIN, AnswerCache, COUNT_MAX, PACK_FRAME, PACK_MIN, STALE_COPY, WIRE_PER_ANSWER } from '../../server/answer-cache.ts';
 
 /** A stand-in response for `key`: records the body it is sent (`sent`). */
 function response(key: string): ServerResponse & { sent: Buffer[] } {
@@ -352,6 +352,45 @@ describe('long answers held packed (PACK_MIN)', () => {
     expect(Buffer.concat(third.sent).equals(body(3))).toBe(true);
     expect(cache.copies).toBe(2);
     expect(cache.size).toBe(4);
+  });
+
+  test('copies unasked for in twice as many requests as answers are held give way to a new crowd\'s copies, whatever their counts', async () => {
+    const bodies = Array.from({ length: 6 }, (_, i) => catalogueText(i, 1_200));
+    const frames = (b: Buffer) => {
+      let n = 0;
+      for (let at = 0; at < b.length; at += PACK_FRAME) n += zstdCompressSync(b.subarray(at, at + PACK_FRAME), { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } }).length;
+      return n;
+    };
+    // room for the six answers' frames and three plain copies
+    const cache = new AnswerCache(bodies.reduce((n, b) => n + frames(b), 0) + bodies[0]!.length + bodies[1]!.length + bodies[2]!.length + 1024, 4 * 2 ** 20);
+    const ask = async (i: number) => {
+      const r = await askFor(cache, `a${i}`, bodies[i]!);
+      expect(r.sent.equals(bodies[i]!)).toBe(true);
+    };
+    // the old crowd: a0-a2, asked for 12 times each, hold the copies
+    for (let i = 0; i < 3; i++) {
+      await ask(i);
+      await vi.waitFor(() => expect(cache.packed).toBe(i + 1));
+    }
+    for (let r = 0; r < 11; r++) for (let i = 0; i < 3; i++) await ask(i);
+    expect(cache.copies).toBe(3);
+    // a new crowd: a3-a5, packed only while the old copies are fresh
+    for (let i = 3; i < 6; i++) {
+      await ask(i);
+      await vi.waitFor(() => expect(cache.packed).toBe(i + 1));
+    }
+    for (let r = 0; r < 5; r++) for (let i = 3; i < 6; i++) await ask(i);
+    const held = (i: number) => {
+      const res = response(`a${i}`);
+      expect(cache.answer(GET, res, `a${i}`)).toBe(true);
+      return res.sent.length === 2 && res.sent[0]!.buffer === res.sent[1]!.buffer;
+    };
+    expect(held(3)).toBe(false);
+    // past STALE_COPY x max(answers held, 128) requests without them, the old copies give way
+    for (let r = 0; r < (STALE_COPY * 128) / 3 + 2; r++) for (let i = 3; i < 6; i++) await ask(i);
+    expect(cache.copies).toBe(3);
+    for (let i = 3; i < 6; i++) expect(held(i)).toBe(true);
+    expect(cache.size).toBe(6);
   });
 
   test('a plain copy never puts out an answer: an answer asked for again and again stays packed only while the budget holds only answers', async () => {
