@@ -85,9 +85,9 @@ export const COUNT_MAX = 15;
  * answer, the plain copies of the least recently used packed answers go first (their frames stay: it costs their
  * next hits an unpacking, not a query), and only then whole answers (TinyLFU's admission). A plain copy itself
  * (of an answer just packed, or taken back by a hit on one held only packed: unpacked whole, 0.5 ms for 670 KB)
- * gets room only from the copies of answers asked for less often, never from an answer. Held only packed, an
- * answer is sent unpacked frame by frame as its client takes it, so a slow client holds one frame unpacked, not
- * the answer.
+ * gets room only from the copies of answers asked for less often (or stale: #stale), never from an answer. Held
+ * only packed, an answer is sent unpacked frame by frame as its client takes it, so a slow client holds one frame
+ * unpacked, not the answer.
  * The catalogue's records pack 4:1 (a one-day /files answer) to 10:1 (expanded): the postgres bench's 200 one-day
  * expanded answers of 670 KB (134 MB plain, 71 held plain in 48 MB) are 13 MB packed, all held, and a hit that
  * unpacks one (0.5 ms) is a tenth of making it again (5.8 ms alone, and a place in the queue for a DuckDB
