@@ -418,9 +418,10 @@ export class AnswerCache {
   }
 
   /**
-   * The least recently used answers that would go to make room for `bytes` more under `etag`, or undefined if this
-   * answer is not to be held: past the budget, the least recently used go only if this answer was asked for more
-   * often before this request (this request is counted already) than each of them.
+   * What would go to make room for `bytes` more under `etag` (its answer, or with `forCopy` its plain copy), or
+   * undefined if they are not to be held: first plain copies of packed answers, then (not for a copy) answers,
+   * each least recently used first; past the budget an answer goes only if this one was asked for more often
+   * before this request (this request is counted already) than each of them.
    */
   #room(etag: string, bytes: number, forCopy = false): Room | undefined {
     const asked = this.countOf(etag) - 1;
