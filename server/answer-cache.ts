@@ -316,8 +316,9 @@ export class AnswerCache {
       // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
       if (hit.body!.length <= HOLD_BYTES) {
         res.end(hit.body);
-        // forms are kept with a held answer only (a waiter's answer being packed, or declined, keeps none)
-        if (req.method === 'GET' && held === hit) this.#keepWire(req, res, hit as Made);
+        // forms are kept with a held answer, or one being packed to be held (they go with it: #pack), never with
+        // a declined one
+        if (req.method === 'GET' && (held === hit || this.#making.get(etag)?.made === hit)) this.#keepWire(req, res, hit as Made);
       } else {
         // as long an answer as went out as a stream (a piped file, a streamed query): in pieces again, so the
         // compressor streams it as it did (chunked), and the socket takes it at the client's pace
@@ -338,11 +339,13 @@ export class AnswerCache {
    * to the usual way what a held answer does not answer alike: `If-None-Match` (304) and `Range`.
    */
   replay(res: ServerResponse, etag: string, acceptEncoding: string | undefined): boolean {
-    const hit = this.#held.get(etag);
+    const held = this.#held.get(etag);
+    // or one being packed to be held, sent meanwhile (its forms go with it: #pack)
+    const hit = held ?? this.#making.get(etag)?.made;
     const wire = hit?.wire?.get(acceptEncoding ?? '');
     if (!wire) return false;
     this.#count(etag);
-    this.#used(etag, hit!);
+    if (held) this.#used(etag, held);
     this.hits++;
     this.replayed++;
     res.writeHead(wire.status, wire.head);
@@ -531,24 +534,26 @@ export class AnswerCache {
       const piece = made.body.subarray(at, at + PACK_FRAME);
       frames.push(new Promise((resolve, reject) => zstdCompress(piece, { ...options, chunkSize: piece.length + 1024 }, (e, out) => (e ? reject(e) : resolve(out)))));
     }
-    Promise.all(frames)
-      .then((packed) => {
-        const packedBytes = packed.reduce((n, f) => n + f.length, 0);
-        // it does not pack: held plain, as a short answer is
-        if (packedBytes >= PACK_WORTH * made.length) return this.#remember(etag, made);
-        const both: Held = { ...made, wire: undefined, packed, packedBytes, cost: made.length + packedBytes };
-        // with its plain copy when there is room for it (free, or a copy of an answer asked for less often goes),
-        // else packed only
-        const room = this.#room(etag, both.cost, true);
-        if (room) return this.#remember(etag, both, room);
-        both.body = undefined;
-        both.cost = packedBytes;
-        this.#remember(etag, both);
-      })
-      .catch(() => {
-        this.declined++;
-      })
-      .finally(done);
+    // the forms it went out in meanwhile (replay: those waiting for it are sent it, #keepWire) go with its plain
+    // body, or are let go; all at once with the making's end, so none is kept on an answer not held after it
+    const hold = (packed: Buffer[] | undefined) => {
+      const packedBytes = packed?.reduce((n, f) => n + f.length, 0) ?? 0;
+      let kept: Held = made;
+      if (!packed) this.declined++;
+      // it does not pack: held plain, as a short answer is
+      else if (packedBytes >= PACK_WORTH * made.length) this.#remember(etag, made);
+      else {
+        kept = { ...made, packed, packedBytes, cost: made.length + packedBytes };
+        // with its plain copy when there is room for it (free, or a copy of an answer asked for less often
+        // goes), else packed only (and its forms go)
+        const room = this.#room(etag, kept.cost, true);
+        if (room) this.#remember(etag, kept, room);
+        else this.#remember(etag, { ...kept, body: undefined, wire: undefined, cost: packedBytes });
+      }
+      if (this.#held.get(etag) !== kept) this.#wireForms -= made.wire?.size ?? 0;
+      done();
+    };
+    Promise.all(frames).then(hold, () => hold(undefined));
   }
 
   /**

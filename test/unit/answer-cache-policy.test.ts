@@ -200,6 +200,34 @@ function sentResponse(headers: Record<string, string | number>) {
 }
 
 describe('answers sent again as they went (replay)', () => {
+  test('an answer sent while it is being packed keeps its forms: replayed at once, then held with them; let go with them when it is held packed only', async () => {
+    for (const roomForCopy of [true, false]) {
+      const body = catalogueText(9, 200); // about 130 KB: packed, sent whole
+      expect(body.length).toBeGreaterThan(PACK_MIN);
+      expect(body.length).toBeLessThan(PACK_FRAME);
+      const cache = new AnswerCache(roomForCopy ? 48 * 2 ** 20 : Math.floor(body.length / 2), 4 * 2 ** 20);
+      const head = { 'Content-Type': 'application/json', ETag: 'p', 'Content-Length': body.length };
+      const maker = response('p');
+      expect(cache.answer(GET, maker, 'p')).toBe(false);
+      maker.writeHead(200, { 'Content-Type': 'application/json' });
+      maker.end(body);
+      // packing now: the next GET is sent the answer made, and keeps the form it went out in
+      const made = await cache.making('p')!;
+      expect(cache.size).toBe(0);
+      expect(cache.answer({ method: 'GET', headers: {} } as unknown as IncomingMessage, sentResponse(head).res, 'p', { made })).toBe(true);
+      expect(cache.wireForms).toBe(1);
+      // the third is sent again as it went, packing or not
+      const third = sentResponse({});
+      expect(cache.replay(third.res, 'p', undefined)).toBe(true);
+      expect((third.written.body as Buffer).equals(body)).toBe(true);
+      await vi.waitFor(() => expect(cache.packed).toBe(1));
+      expect(cache.copies).toBe(roomForCopy ? 1 : 0);
+      // with its plain copy the form stays with it; held packed only, it went (and is not counted)
+      expect(cache.wireForms).toBe(roomForCopy ? 1 : 0);
+      expect(cache.replay(sentResponse({}).res, 'p', undefined)).toBe(roomForCopy);
+    }
+  });
+
   test('a held answer sent whole to a GET is kept as sent per Accept-Encoding, at most WIRE_PER_ANSWER forms; replayed as a hit; gone with its answer', () => {
     const cache = new AnswerCache(3_000, 2_000);
     ask(cache, 'a', 1000);
