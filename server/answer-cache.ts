@@ -44,9 +44,9 @@
  * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { constants, zstdCompress, zstdDecompressSync } from 'node:zlib';
+import { zstdDecompressSync } from 'node:zlib';
 import { compressibleType, type Coding } from '../core/http/content-coding.ts';
-import { compressWholeOnce, HOLD_BYTES, LEVELS } from './compression.ts';
+import { compressWhole, compressWholeOnce, HOLD_BYTES } from './compression.ts';
 import { writePieces } from './respond.ts';
 
 /**
@@ -80,7 +80,7 @@ export const COUNT_MAX = 15;
 
 /**
  * Answers longer than this are held packed too (issue 18: ZFS's compressed ARC beside its cache of plain
- * buffers): zstd frames at the fast level (LEVELS), each of PACK_FRAME bytes of body, made on libuv's thread pool
+ * buffers): zstd frames at the fast level (compression.ts LEVELS), each of PACK_FRAME bytes of body, made on libuv's thread pool
  * once the answer has been sent. Its plain body is kept beside them while there is room: to make room for an
  * answer, the plain copies of the least recently used packed answers go first (their frames stay: it costs their
  * next hits an unpacking, not a query), and only then whole answers (TinyLFU's admission). A plain copy itself
@@ -121,12 +121,15 @@ interface Held {
   packedBytes: number;
   /** The body's bytes. */
   length: number;
-  /** What it counts against the budget: its plain body's bytes, if held, and its frames'. */
-  cost: number;
   /** The request count (`#seq`) when it was last asked for (a stale plain copy: STALE_COPY). */
   used: number;
   /** The answer as it went on the wire, by the request's `Accept-Encoding` (replay): made by its first GET in it. */
   wire?: Map<string, Wire>;
+}
+
+/** What a held answer counts against the budget: its plain body's bytes, if held, and its frames'. */
+function costOf(held: Held): number {
+  return (held.body ? held.length : 0) + held.packedBytes;
 }
 
 /** Room made for an answer: the plain copies that go, then the answers that go. */
@@ -428,7 +431,8 @@ export class AnswerCache {
    */
   #room(etag: string, bytes: number, forCopy = false): Room | undefined {
     const asked = this.countOf(etag) - 1;
-    let over = this.#bytes - (this.#held.get(etag)?.cost ?? 0) + bytes - this.budget;
+    const own = this.#held.get(etag);
+    let over = this.#bytes - (own ? costOf(own) : 0) + bytes - this.budget;
     const room: Room = { copies: [], victims: [] };
     // first the plain copies of packed answers, least recently used first: no answer goes. For an answer's own
     // bytes any copy goes (it costs their hits an unpacking, not a query); for a plain copy only those of answers
@@ -451,7 +455,7 @@ export class AnswerCache {
       if (k === etag) continue;
       if (this.countOf(k) >= asked) return undefined;
       room.victims.push(entry);
-      over -= copied.has(k) ? v.packedBytes : v.cost;
+      over -= copied.has(k) ? v.packedBytes : costOf(v);
     }
     // more than the budget holds (an answer up to entryMax over a smaller budget)
     return over <= 0 ? room : undefined;
@@ -474,7 +478,7 @@ export class AnswerCache {
     for (const [k, v] of room.victims) if (this.#held.get(k) === v) this.#forget(k, v);
   }
 
-  #remember(etag: string, held: Held, room = this.#room(etag, held.cost)): void {
+  #remember(etag: string, held: Held, room = this.#room(etag, costOf(held))): void {
     if (!room) {
       this.declined++;
       return;
@@ -484,13 +488,13 @@ export class AnswerCache {
     this.#make(room);
     held.used = this.#seq;
     this.#held.set(etag, held);
-    this.#bytes += held.cost;
+    this.#bytes += costOf(held);
     if (held.packed) this.#packedNow++;
   }
 
   #forget(etag: string, held: Held): void {
     this.#held.delete(etag);
-    this.#bytes -= held.cost;
+    this.#bytes -= costOf(held);
     this.#wireForms -= held.wire?.size ?? 0;
     if (held.packed) this.#packedNow--;
   }
@@ -499,7 +503,6 @@ export class AnswerCache {
   #dropCopy(held: Held): void {
     if (!held.body) return;
     held.body = undefined;
-    held.cost -= held.length;
     this.#bytes -= held.length;
     this.#wireForms -= held.wire?.size ?? 0;
     held.wire = undefined;
@@ -514,11 +517,10 @@ export class AnswerCache {
    * throughput of unpacking frame by frame, whose garbage dies young).
    */
   #copyBack(etag: string, held: Held): boolean {
-    const room = this.#room(etag, held.cost + held.length, true);
+    const room = this.#room(etag, held.packedBytes + held.length, true);
     if (!room) return false;
     this.#make(room);
     held.body = unpackedWhole(held.packed!, held.length);
-    held.cost += held.length;
     this.#bytes += held.length;
     return true;
   }
@@ -528,12 +530,9 @@ export class AnswerCache {
    * Meanwhile its making stays open with the answer made (`making`): those asking for it are sent that at once.
    */
   #pack(etag: string, made: Made, done: () => void): void {
+    // each frame in one trip to the pool, at the answers' zstd level (compression.ts)
     const frames: Promise<Buffer>[] = [];
-    const options = { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } };
-    for (let at = 0; at < made.length; at += PACK_FRAME) {
-      const piece = made.body.subarray(at, at + PACK_FRAME);
-      frames.push(new Promise((resolve, reject) => zstdCompress(piece, { ...options, chunkSize: piece.length + 1024 }, (e, out) => (e ? reject(e) : resolve(out)))));
-    }
+    for (let at = 0; at < made.length; at += PACK_FRAME) frames.push(compressWhole('zstd', made.body.subarray(at, at + PACK_FRAME)));
     // the forms it went out in meanwhile (replay: those waiting for it are sent it, #keepWire) go with its plain
     // body, or are let go; all at once with the making's end, so none is kept on an answer not held after it
     const hold = (packed: Buffer[] | undefined) => {
@@ -543,12 +542,12 @@ export class AnswerCache {
       // it does not pack: held plain, as a short answer is
       else if (packedBytes >= PACK_WORTH * made.length) this.#remember(etag, made);
       else {
-        kept = { ...made, packed, packedBytes, cost: made.length + packedBytes };
+        kept = { ...made, packed, packedBytes };
         // with its plain copy when there is room for it (free, or a copy of an answer asked for less often
         // goes), else packed only (and its forms go)
-        const room = this.#room(etag, kept.cost, true);
+        const room = this.#room(etag, costOf(kept), true);
         if (room) this.#remember(etag, kept, room);
-        else this.#remember(etag, { ...kept, body: undefined, wire: undefined, cost: packedBytes });
+        else this.#remember(etag, { ...kept, body: undefined, wire: undefined });
       }
       if (this.#held.get(etag) !== kept) this.#wireForms -= made.wire?.size ?? 0;
       done();
@@ -662,7 +661,7 @@ export class AnswerCache {
         // held nor waited for
         const pack = length > this.packMin;
         const room = this.#room(etag, pack ? Math.ceil(length / PACK_GUESS) : length) !== undefined;
-        const whole = room || (making?.waiters ?? 0) > 0 ? { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length), length, cost: length, packedBytes: 0, used: this.#seq } : undefined;
+        const whole = room || (making?.waiters ?? 0) > 0 ? { status, headers: h, body: body.length === 1 ? body[0]! : Buffer.concat(body, length), length, packedBytes: 0, used: this.#seq } : undefined;
         // those waiting for it are sent it, held or not (then it is let go with them)
         if (making && whole) making.made = whole;
         if (room && pack) {

@@ -291,6 +291,13 @@ function catalogueText(seed: number, records: number): Buffer {
   return Buffer.from(`[${rows.join(',')}]`);
 }
 
+/** The bytes of `b`'s frames as the cache packs them (PACK_FRAME of body each, zstd at the answers' level). */
+function packedBytes(b: Buffer): number {
+  let n = 0;
+  for (let at = 0; at < b.length; at += PACK_FRAME) n += zstdCompressSync(b.subarray(at, at + PACK_FRAME), { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } }).length;
+  return n;
+}
+
 /** A GET answered from `cache` (the body it was sent, once sent whole) or, on a miss, by writing `body`. */
 async function askFor(cache: AnswerCache, key: string, body: Buffer): Promise<{ hit: boolean; sent: Buffer }> {
   const res = response(key);
@@ -346,15 +353,9 @@ describe('long answers held packed (PACK_MIN)', () => {
 
   test('room for an answer: the plain copies of the least recently used go first, not answers; a copy gets room only from answers asked for less often', async () => {
     const body = (i: number) => catalogueText(i, 1_200);
-    // an answer's frames as the cache packs them
-    const frames = (b: Buffer) => {
-      let n = 0;
-      for (let at = 0; at < b.length; at += PACK_FRAME) n += zstdCompressSync(b.subarray(at, at + PACK_FRAME), { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } }).length;
-      return n;
-    };
     const [b0, b1, b2, b3] = [0, 1, 2, 3].map(body) as [Buffer, Buffer, Buffer, Buffer];
     // room for three answers with their plain copies, and half of a fourth's frames
-    const cache = new AnswerCache(b0.length + b1.length + b2.length + frames(b0) + frames(b1) + frames(b2) + Math.floor(frames(b3) / 2), 4 * 2 ** 20);
+    const cache = new AnswerCache(b0.length + b1.length + b2.length + packedBytes(b0) + packedBytes(b1) + packedBytes(b2) + Math.floor(packedBytes(b3) / 2), 4 * 2 ** 20);
     for (let i = 0; i < 3; i++) {
       await askFor(cache, `a${i}`, body(i));
       await vi.waitFor(() => expect(cache.packed).toBe(i + 1));
@@ -384,13 +385,8 @@ describe('long answers held packed (PACK_MIN)', () => {
 
   test('copies unasked for in twice as many requests as answers are held give way to a new crowd\'s copies, whatever their counts (no halving meanwhile)', async () => {
     const bodies = Array.from({ length: 6 }, (_, i) => catalogueText(i, 1_200));
-    const frames = (b: Buffer) => {
-      let n = 0;
-      for (let at = 0; at < b.length; at += PACK_FRAME) n += zstdCompressSync(b.subarray(at, at + PACK_FRAME), { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } }).length;
-      return n;
-    };
     // room for the six answers' frames and three plain copies
-    const cache = new AnswerCache(bodies.reduce((n, b) => n + frames(b), 0) + bodies[0]!.length + bodies[1]!.length + bodies[2]!.length + 1024, 4 * 2 ** 20);
+    const cache = new AnswerCache(bodies.reduce((n, b) => n + packedBytes(b), 0) + bodies[0]!.length + bodies[1]!.length + bodies[2]!.length + 1024, 4 * 2 ** 20);
     const ask = async (i: number) => {
       const r = await askFor(cache, `a${i}`, bodies[i]!);
       expect(r.sent.equals(bodies[i]!)).toBe(true);
@@ -424,13 +420,8 @@ describe('long answers held packed (PACK_MIN)', () => {
 
   test('a plain copy never puts out an answer: an answer asked for again and again stays packed only while the budget holds only answers', async () => {
     const bodies = Array.from({ length: 20 }, (_, i) => catalogueText(i, 1_200));
-    const frames = (b: Buffer) => {
-      let n = 0;
-      for (let at = 0; at < b.length; at += PACK_FRAME) n += zstdCompressSync(b.subarray(at, at + PACK_FRAME), { params: { [constants.ZSTD_c_compressionLevel]: LEVELS.zstd } }).length;
-      return n;
-    };
     // the twenty answers' frames and half a plain copy: a copy would need ten answers to go
-    const cache = new AnswerCache(bodies.reduce((n, b) => n + frames(b), 0) + Math.floor(bodies[0]!.length / 2), 4 * 2 ** 20);
+    const cache = new AnswerCache(bodies.reduce((n, b) => n + packedBytes(b), 0) + Math.floor(bodies[0]!.length / 2), 4 * 2 ** 20);
     for (let i = 0; i < 20; i++) {
       await askFor(cache, `a${i}`, bodies[i]!);
       await vi.waitFor(() => expect(cache.packed).toBe(i + 1));
