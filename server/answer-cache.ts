@@ -44,9 +44,9 @@
  * Like nginx's `proxy_cache` in front of an application, but exact: no expiry is needed, as a build never changes.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { zstdDecompressSync } from 'node:zlib';
+import { FrameUnpacker } from './frame-unpacker.ts';
 import { compressibleType, type Coding } from '../core/http/content-coding.ts';
-import { compressWhole, compressWholeOnce, HOLD_BYTES } from './compression.ts';
+import { bodyCompressed, compressWhole, compressWholeOnce, HOLD_BYTES } from './compression.ts';
 import { writePieces } from './respond.ts';
 
 /**
@@ -182,22 +182,21 @@ interface Making {
 type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
 type End = (chunk?: unknown, encoding?: unknown, cb?: unknown) => ServerResponse;
 
-/**
- * A packed answer's body of `length` bytes, a frame at a time. Each frame is unpacked into one Buffer of its size
- * (zlib's output chunk as large as the frame's body): with zlib's default chunks a frame came out in pieces that
- * were then joined, twice the garbage and 30 % more time.
- */
-function* unpacked(frames: Buffer[], length: number): Generator<Buffer> {
-  for (let i = 0; i < frames.length; i++) yield zstdDecompressSync(frames[i]!, { chunkSize: Math.min(PACK_FRAME, length - i * PACK_FRAME) + 64 });
-}
+/** Free unpacked frames kept for reuse (frame-unpacker.ts): 8 MB, as many as clients sent packed answers at once. */
+const UNPACKED_KEEP = 32;
 
 /**
- * A packed answer's whole body, in one Buffer. Frame by frame: concatenated zstd frames are one valid zstd stream,
- * but node's zstdDecompressSync with an output chunk larger than the first frame's body returns that frame only.
+ * A packed answer's body of `length` bytes, a frame at a time: each in a Buffer lent by `unpacker` (`lend`: to be
+ * given back by writePieces' `written`), or in a new one (for a compressor, which may keep what it is given past
+ * its write's callback). Frame by frame, never the frames at once: concatenated zstd frames are one valid zstd
+ * stream, but node's zstdDecompressSync with an output chunk larger than the first frame's body returns that
+ * frame only.
  */
-function unpackedWhole(frames: Buffer[], length: number): Buffer {
-  const parts = [...unpacked(frames, length)];
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+function* unpacked(unpacker: FrameUnpacker, frames: Buffer[], length: number, lend: boolean): Generator<Buffer> {
+  for (let i = 0; i < frames.length; i++) {
+    const n = Math.min(PACK_FRAME, length - i * PACK_FRAME);
+    yield lend ? unpacker.take(frames[i]!, n) : unpacker.whole([frames[i]!], n);
+  }
 }
 
 function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
@@ -231,6 +230,8 @@ export class AnswerCache {
   replayed = 0;
   /** Wire forms kept now (WIRE_FORMS_MAX). */
   #wireForms = 0;
+  /** Unpacks frames into Buffers it reuses once sent (sends of answers held only packed). */
+  readonly unpacker = new FrameUnpacker(PACK_FRAME, UNPACKED_KEEP);
 
   readonly budget: number;
   readonly entryMax: number;
@@ -312,8 +313,10 @@ export class AnswerCache {
         // packed only, no room for its plain copy: unpacked a frame at a time, as the client takes them (the
         // compressor streams them on, as it streamed the answer's first sending); a HEAD's body whole, for the
         // compressor's Content-Length
-        if (req.method === 'HEAD') res.end(unpackedWhole(hit.packed!, hit.length));
-        else writePieces(res, unpacked(hit.packed!, hit.length)).catch(() => res.destroy());
+        if (req.method === 'HEAD') res.end(this.unpacker.whole(hit.packed!, hit.length));
+        else if (bodyCompressed(res)) writePieces(res, unpacked(this.unpacker, hit.packed!, hit.length, false)).catch(() => res.destroy());
+        // in identity, lent frames: they go back once the socket has them
+        else writePieces(res, unpacked(this.unpacker, hit.packed!, hit.length, true), { written: (piece) => this.unpacker.give(piece) }).catch(() => res.destroy());
         return true;
       }
       // HEAD too: node sends no body for HEAD, and the compressor needs it for the Content-Length
@@ -520,7 +523,7 @@ export class AnswerCache {
     const room = this.#room(etag, held.packedBytes + held.length, true);
     if (!room) return false;
     this.#make(room);
-    held.body = unpackedWhole(held.packed!, held.length);
+    held.body = this.unpacker.whole(held.packed!, held.length);
     this.#bytes += held.length;
     return true;
   }

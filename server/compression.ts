@@ -219,6 +219,18 @@ export function identityAnswer(res: ServerResponse): void {
   identityAnswers.add(res);
 }
 
+/** Answers whose body goes through a compressor (hold()), which may keep a written piece past its write's callback. */
+const compressedBodies = new WeakSet<ServerResponse>();
+
+/**
+ * Whether what is written to `res` goes to a compressor, known once its head is written: if so, a piece written
+ * may be kept past its write's callback (held to be compressed whole), so it must not be reused then
+ * (frame-unpacker.ts).
+ */
+export function bodyCompressed(res: ServerResponse): boolean {
+  return compressedBodies.has(res);
+}
+
 /**
  * Makes `res` compress its answer as `req`'s Accept-Encoding asks (see the module comment). Call once, before
  * anything is written to `res`.
@@ -286,6 +298,7 @@ export function compressAnswers(req: IncomingMessage, res: ServerResponse): void
    */
   function hold(coding: Coding, status: number, reason: string | undefined): void {
     headHeld = true;
+    compressedBodies.add(res);
     let held: Buffer[] = [];
     let heldBytes = 0;
     res.write = function (chunk: unknown, encoding?: unknown, cb?: unknown): boolean {

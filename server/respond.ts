@@ -213,6 +213,11 @@ export interface WritePacing {
   /** Called once, the first time the client has taken nothing for `slowMs` (default SLOW_CLIENT_MS). */
   onSlowClient?: () => void;
   slowMs?: number;
+  /**
+   * Called with each piece once the socket is done with it (its write's callback): pieces lent from a pool
+   * (frame-unpacker.ts) go back. Such pieces are not garbage, so they do not count towards young-garbage.ts.
+   */
+  written?: (piece: string | Uint8Array) => void;
 }
 
 /**
@@ -249,8 +254,9 @@ export async function writePieces(res: ServerResponse, pieces: AsyncIterable<str
   for await (const piece of pieces) {
     if (res.destroyed) return;
     if (piece.length === 0) continue;
-    youngGarbage.streamed(piece.length);
-    if (!res.write(piece)) await drained(res, pacing.stallMs ?? STALL_MS, pacing.slowMs ?? SLOW_CLIENT_MS, slow ? slowOnce : undefined);
+    const { written } = pacing;
+    if (!written) youngGarbage.streamed(piece.length);
+    if (!(written ? res.write(piece, () => written(piece)) : res.write(piece))) await drained(res, pacing.stallMs ?? STALL_MS, pacing.slowMs ?? SLOW_CLIENT_MS, slow ? slowOnce : undefined);
   }
   res.end();
 }
