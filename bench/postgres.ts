@@ -15,7 +15,7 @@
 import { availableParallelism } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -461,6 +461,8 @@ export async function runPostgresBench(scale: 'small' | 'full', log: (line: stri
     await stopProcess(pgServer);
     // the loaded cluster stays for the next run (its key is stamped once it is loaded)
     await server.stop({ keep: true });
+    // wrk's script of URLs (load()), one per run
+    rmSync(join(WORK, `pg-bench-${process.pid}.lua`), { force: true });
   }
 }
 

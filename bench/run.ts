@@ -26,7 +26,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, getPriority, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
 import { benchQueries, benchStaticBuild, radarDbBuild, radarSnapshot } from './radar.ts';
 import { fullCatalogueDb, runAstroPagesBench } from './astro-pages.ts';
 import { buildMemory, radarEndpointMemory, timeseriesBuild, timeseriesEndpointMemory } from './memory.ts';
@@ -55,7 +55,38 @@ import { loadedRatio, loadedText, runTimeseriesPostgresBench } from './timeserie
 import { writeDemoSnapshot } from '../build-scripts/demo-snapshot.ts';
 import { build } from '../build-scripts/build.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string', default: 'small' }, only: { type: 'string' }, minutes: { type: 'string', default: '10' }, 'ram-disk': { type: 'boolean', default: false }, days: { type: 'string' }, queries: { type: 'string' }, variants: { type: 'string' }, 'series-factor': { type: 'string' }, 'ts-from': { type: 'string' }, runs: { type: 'string' }, baseline: { type: 'string' }, scenarios: { type: 'string' }, rounds: { type: 'string' }, snapshot: { type: 'string' }, build: { type: 'string' }, seconds: { type: 'string' } } });
+/** The sections, in the order they run. */
+const SECTIONS = ['radar-build', 'radar-queries', 'incremental', 'timeseries-append', 'site-append', 'downloads-append', 'changes', 'astro-pages', 'memory', 'timeseries', 'charts', 'site', 'static-vs-nginx', 'compress-whole', 'compression', 'overload', 'postgres', 'tail', 'timeseries-scale', 'fresh-endpoint', 'timeseries-postgres', 'soak'];
+/** Those run only when named in --only (`only?.includes` below). */
+const NAMED_ONLY = ['timeseries-append', 'site-append', 'downloads-append', 'changes', 'tail', 'timeseries-scale', 'fresh-endpoint', 'timeseries-postgres', 'soak'];
+
+/** `npm run bench`'s command line (lib/cli.ts): --help, and one line with exit code 2 for a bad option. */
+const BENCH_CLI = {
+  command: 'npm run bench --',
+  usage: '[--scale small|full] [--only SECTIONS] [options]',
+  summary: `Measures side by side in one run and prints ratios; writes the figures to BENCHMARKS.md (the section of the\ncommand run) with the machine, the command and the date. Without --only every section runs but those run only\nwhen named: ${NAMED_ONLY.join(', ')}. The head of bench/run.ts says more of each section's options.`,
+  options: {
+    scale: { type: 'string', describe: 'small: a 7-day catalogue for the build, one year for the queries; full: the 30-year catalogue', value: 'small|full', default: 'small', check: (v: string) => (v === 'small' || v === 'full' ? undefined : 'must be small or full') },
+    only: { type: 'string', describe: `the sections to run, comma-separated (${SECTIONS.join(', ')})`, value: 'SECTIONS', defaultText: 'all but those run only when named', check: (v: string) => { const bad = v.split(',').filter((x) => !SECTIONS.includes(x)); return bad.length ? `no such section ${bad.join(', ')}` : undefined; } },
+    minutes: { type: 'string', describe: 'the soak\'s length', value: 'N', default: '10' },
+    'ram-disk': { type: 'boolean', describe: 'the Astro comparison and the incremental builds write to /dev/shm (tmpfs)' },
+    days: { type: 'string', describe: 'incremental: the catalogue\'s days (30, 90 with --scale full); timeseries-append: 365; downloads-append: a list (60,182)', value: 'N' },
+    queries: { type: 'string', describe: 'postgres, tail: the queries to run by short name (bench/postgres.ts QUERY_IDS)', value: 'IDS' },
+    variants: { type: 'string', describe: 'tail: the ways to run the endpoint compared (bench/tail.ts VARIANTS)', value: 'NAMES' },
+    'series-factor': { type: 'string', describe: 'site-append, timeseries-scale, timeseries-postgres, downloads-append: the demo network times N', value: 'N' },
+    'ts-from': { type: 'string', describe: 'timeseries-scale, timeseries-postgres: the first day of the series', value: 'DATE' },
+    runs: { type: 'string', describe: 'timeseries-scale, timeseries-postgres: sequential requests per query', value: 'N' },
+    baseline: { type: 'string', describe: 'a git ref whose code runs beside this one (static-vs-nginx, site-append, timeseries-scale, downloads-append, fresh-endpoint)', value: 'REF' },
+    scenarios: { type: 'string', describe: `overload: the parts to run (${SCENARIOS.join(', ')})`, value: 'NAMES' },
+    rounds: { type: 'string', describe: 'overload: rounds of 1×, 2×, 4× per goodput scenario; fresh-endpoint: rounds', value: 'N' },
+    snapshot: { type: 'string', describe: 'timeseries-postgres: an existing snapshot (with --build)', value: 'DIR' },
+    build: { type: 'string', describe: 'timeseries-postgres: an existing build of --snapshot', value: 'DIR' },
+    seconds: { type: 'string', describe: 'static-vs-nginx, timeseries-postgres: seconds per wrk run', value: 'N' },
+  },
+  env: { CHROMIUM_PATH: 'the Chromium of the chart sections (else a system one, else @sparticuz/chromium)' },
+  examples: ['npm run bench -- --scale small --only postgres', 'npm run bench -- --only overload', 'npm run bench -- --only static-vs-nginx --seconds 10'],
+} satisfies CliSpec<Record<string, CliOption>>;
+const { values } = commandLine(BENCH_CLI);
 /** --ram-disk: the Astro comparison and the incremental builds write to /dev/shm, which takes the disk out of the rates. */
 const ramDisk = values['ram-disk'] ? '/dev/shm/snapcat-bench' : undefined;
 const scale = values.scale === 'full' ? 'full' : 'small';

@@ -48,6 +48,7 @@ const SCRIPTS: { script: string; command: string; options: string[] }[] = [
   ).map(([script, spec]) => ({ script, command: spec.command, options: Object.keys(spec.options) })),
   { script: 'build-scripts/start.ts', command: 'npm start --', options: ['snapshot', 'out', 'port', 'host'] },
   { script: 'build-scripts/snapshot/validate-cli.ts', command: 'npm run validate --', options: [] },
+  { script: 'bench/run.ts', command: 'npm run bench --', options: ['scale', 'only', 'queries', 'scenarios', 'baseline', 'seconds'] },
 ];
 
 /** One line on stderr, naming `what`, with the hint to --help; no stack trace. */
@@ -90,6 +91,8 @@ describe('bad values and missing options name the option', () => {
     [['server/main.ts', '--port', '99999'], 'npm run serve --', "option '--port'"],
     [['build-scripts/snapshot/validate-cli.ts'], 'npm run validate --', 'missing SNAPSHOT_DIR'],
     [['build-scripts/snapshot/validate-cli.ts', 'a', 'b'], 'npm run validate --', "unexpected argument 'b'"],
+    [['bench/run.ts', '--only', 'postgress'], 'npm run bench --', "option '--only': no such section postgress"],
+    [['bench/run.ts', '--scale', 'huge'], 'npm run bench --', "option '--scale': must be small or full"],
   ])('%j', async (args, command, what) => {
     expectUsageLine(await runNode(args), command, what);
   }, 60_000);
