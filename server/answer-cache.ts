@@ -253,6 +253,11 @@ export class AnswerCache {
   }
 
   /** Answers held packed now (PACK_MIN). */
+  /** Frames unpacked by zstdDecompressSync instead of into reused Buffers (frame-unpacker.ts; metrics). */
+  get unpackFallbacks(): number {
+    return this.unpacker.fallbacks;
+  }
+
   get packed(): number {
     return this.#packedNow;
   }

@@ -74,7 +74,7 @@ export class FrameUnpacker {
   constructor(frameBytes: number, keep: number, useHandle = true) {
     this.frameBytes = frameBytes;
     this.#keep = keep;
-    this.direct = useHandle && selfTest();
+    this.direct = useHandle && (handleWorks ??= selfTest());
   }
 
   /** Pooled Buffers free now (tests). */
@@ -147,6 +147,9 @@ export class FrameUnpacker {
     return out;
   }
 }
+
+/** The self-test's verdict, once per process. */
+let handleWorks: boolean | undefined;
 
 /** True when node's handle unpacks two frames in turn, into given places, as zstdDecompressSync does. */
 function selfTest(): boolean {

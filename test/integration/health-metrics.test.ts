@@ -105,6 +105,8 @@ describe('/metrics', () => {
       expect(sampleValue(t, 'snapcat_answer_cache_answers')).toBeGreaterThanOrEqual(3);
       expect(sampleValue(t, 'snapcat_answer_cache_bytes')).toBeGreaterThan(0);
       expect(sampleValue(t, 'snapcat_answer_cache_packed_answers')).toBeGreaterThanOrEqual(0);
+      // node's zstd handle passed its self-test: no frame was unpacked the slow way
+      expect(sampleValue(t, 'snapcat_answer_cache_unpack_fallbacks_total')).toBe(0);
       expect(count('radar', '400')).toBe(1);
       expect(count('radar', '404')).toBe(1);
       expect(count('site', '200')).toBe(1);
