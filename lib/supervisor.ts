@@ -6,6 +6,11 @@
  */
 import cluster from 'node:cluster';
 import { answerClusterMetrics } from './cluster-metrics.ts';
+import { openSharedFolder, removeSharedFolder, sweepSharedFolder } from './shared-answers-folder.ts';
+import { SHARED_ANSWERS_ENV, SHARED_BUDGET } from '../server/shared-answers.ts';
+
+/** How often the shared answers' folder is brought back within its budget (ms). */
+const SWEEP_EVERY_MS = 2000;
 
 /** How often a worker may die within a minute before the supervisor gives up (a crash loop serves nobody). */
 const MAX_RESTARTS_PER_MINUTE = 30;
@@ -23,8 +28,14 @@ export function supervise(workers: number, worker?: { exec: string; args: string
   const deaths: number[] = [];
   /** When each worker was forked (ms), for the line that reports its death. */
   const born = new Map<number, number>();
+  // more than one process: the answers each holds are shared with the others (server/shared-answers.ts)
+  const shared = workers > 1 ? openSharedFolder(SHARED_BUDGET) : undefined;
+  if (shared) {
+    setInterval(() => sweepSharedFolder(shared.dir, shared.budget), SWEEP_EVERY_MS).unref();
+    process.on('exit', () => removeSharedFolder(shared.dir));
+  }
   const fork = () => {
-    const w = cluster.fork();
+    const w = cluster.fork(shared ? { [SHARED_ANSWERS_ENV]: shared.dir } : {});
     born.set(w.id, Date.now());
     return w;
   };

@@ -45,6 +45,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { FrameUnpacker } from './frame-unpacker.ts';
+import type { SharedAnswers } from './shared-answers.ts';
 import { compressibleType, type Coding } from '../core/http/content-coding.ts';
 import { bodyCompressed, compressWhole, compressWholeOnce, HOLD_BYTES } from './compression.ts';
 import { writePieces } from './respond.ts';
@@ -238,11 +239,22 @@ export class AnswerCache {
   /** Answers longer than this are held packed (PACK_MIN; Infinity: none). */
   readonly packMin: number;
 
-  constructor(budget = CACHE_BUDGET, entryMax = ENTRY_MAX, packMin = PACK_MIN) {
+  /** The answers the other processes of this supervisor hold (shared-answers.ts), if any. */
+  readonly shared: SharedAnswers | undefined;
+
+  constructor(budget = CACHE_BUDGET, entryMax = ENTRY_MAX, packMin = PACK_MIN, shared?: SharedAnswers) {
     this.budget = budget;
     this.entryMax = entryMax;
     this.packMin = packMin;
+    this.shared = shared;
   }
+
+  /** Requests answered from an answer another process shared (a part of `hits`). */
+  get sharedHits(): number {
+    return this.#sharedHits;
+  }
+
+  #sharedHits = 0;
 
   get bytes(): number {
     return this.#bytes;
@@ -307,6 +319,8 @@ export class AnswerCache {
   answer(req: IncomingMessage, res: ServerResponse, etag: string, waited?: { made: Made | undefined }): boolean {
     // a request that waited for the making (making()) was counted then
     if (!waited) this.#count(etag);
+    // not held here, nor being made: one another process made and shared, held here too if let in
+    if (this.shared && !waited && !this.#held.has(etag) && !this.#making.has(etag)) this.#fromShared(etag);
     const held = this.#held.get(etag);
     if (held) this.#used(etag, held);
     // not held (declined, or put out since): the answer the request waited for, made for it as for the others
@@ -408,6 +422,25 @@ export class AnswerCache {
   /** Requests between two halvings of the counts now. */
   get ageEvery(): number {
     return Math.max(AGE_MIN, 10 * this.#held.size);
+  }
+
+  /** Holds the answer of `etag` another process shared, if there is one and it is let in (#room). */
+  #fromShared(etag: string): void {
+    const s = this.shared!.take(etag);
+    if (!s) return;
+    const held: Held = { status: s.status, headers: s.headers, length: s.length, used: this.#seq, packedBytes: 0 };
+    if (s.packed) {
+      held.packed = s.packed;
+      held.packedBytes = s.packed.reduce((n, f) => n + f.length, 0);
+    } else held.body = s.body!;
+    this.#remember(etag, held);
+    if (this.#held.get(etag) === held) this.#sharedHits++;
+  }
+
+  /** Shares an answer made here and held now with the other processes (their misses look there first). */
+  #share(etag: string, held: Held): void {
+    if (!this.shared || this.#held.get(etag) !== held) return;
+    this.shared.share(etag, held.packed ? { status: held.status, headers: held.headers, length: held.length, packed: held.packed } : { status: held.status, headers: held.headers, length: held.length, body: held.body! });
   }
 
   /** `held` was asked for now: it goes last in the LRU order. */
@@ -557,6 +590,8 @@ export class AnswerCache {
         if (room) this.#remember(etag, kept, room);
         else this.#remember(etag, { ...kept, body: undefined, wire: undefined });
       }
+      const now = this.#held.get(etag);
+      if (now) this.#share(etag, now);
       if (this.#held.get(etag) !== kept) this.#wireForms -= made.wire?.size ?? 0;
       done();
     };
@@ -676,8 +711,10 @@ export class AnswerCache {
           packing = true;
           settle();
           this.#pack(etag, whole!, finish);
-        } else if (room) this.#remember(etag, whole!);
-        else this.declined++;
+        } else if (room) {
+          this.#remember(etag, whole!);
+          this.#share(etag, whole!);
+        } else this.declined++;
       }
       made();
       return end.call(res, chunk, encoding, cb);

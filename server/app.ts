@@ -20,6 +20,7 @@ import { buildHistory } from './changes-handler.ts';
 import { applyBaseHeaders, applyCommonHeaders, BASE_HEADERS, etagOf, forgetCaching } from './http-cache.ts';
 import { compressAnswers } from './compression.ts';
 import { AnswerCache } from './answer-cache.ts';
+import { SharedAnswers } from './shared-answers.ts';
 import type { ServedBuild } from './served-build.ts';
 import { EndpointMetrics } from './metrics.ts';
 import { answerOps, noBuildOpen } from './ops-handler.ts';
@@ -133,7 +134,7 @@ export function createApp(getBuild: () => ServedBuild | undefined, options: AppO
   const ts = { liveOnly: options.liveOnly ?? false, renderer: options.renderer ?? new ChartRenderer() };
   const spooler = options.spooler ?? new Spooler();
   // recent answers from memory (answer-cache.ts); never while every answer must come from a query
-  const answers = options.liveOnly || options.answerCache === false ? undefined : new AnswerCache();
+  const answers = options.liveOnly || options.answerCache === false ? undefined : new AnswerCache(undefined, undefined, undefined, SharedAnswers.fromEnv());
   const metrics = new EndpointMetrics({ getBuild, renderer: ts.renderer, spooler, answers: () => answers });
   if (cluster.isWorker) reportToCluster(metrics.registry);
   const server = createServer((req, res) => {

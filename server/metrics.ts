@@ -36,7 +36,7 @@ export interface MetricsSources {
   /** Where streamed answers wait for their clients (none: the spool metrics stay 0). */
   spooler?: Spooler;
   /** The answers held in memory, if any (their lookups: none, the counters stay 0). */
-  answers?: () => { hits: number; misses: number; declined: number; waited: number; unpackFallbacks: number; bytes: number; size: number; packed: number } | undefined;
+  answers?: () => { hits: number; misses: number; declined: number; waited: number; unpackFallbacks: number; sharedHits: number; bytes: number; size: number; packed: number } | undefined;
 }
 
 export class EndpointMetrics {
@@ -82,7 +82,7 @@ export class EndpointMetrics {
       },
     });
     // a counter read from the cache's own tallies at each scrape
-    const lookups = (which: 'hits' | 'misses' | 'declined' | 'waited' | 'unpackFallbacks', name: string, help: string) => {
+    const lookups = (which: 'hits' | 'misses' | 'declined' | 'waited' | 'unpackFallbacks' | 'sharedHits', name: string, help: string) => {
       let seen = 0;
       new Counter({
         name,
@@ -110,6 +110,7 @@ export class EndpointMetrics {
     lookups('misses', 'snapcat_answer_cache_misses_total', 'GET and HEAD requests looked up in the answers held in memory and not found there');
     lookups('declined', 'snapcat_answer_cache_declined_total', 'Answers sent and not held: the budget was full of answers asked for as often or more');
     lookups('waited', 'snapcat_answer_cache_waited_total', 'GET and HEAD requests that waited for another request making the same answer, then were sent it (or made it again if it was not made whole)');
+    lookups('sharedHits', 'snapcat_answer_cache_shared_hits_total', 'GET and HEAD requests for an answer not held here, answered from one another endpoint process of this supervisor made and shared (then held here too) instead of making it again; a part of the hits');
     lookups('unpackFallbacks', 'snapcat_answer_cache_unpack_fallbacks_total', "Frames of packed answers unpacked by zlib's zstdDecompressSync into a new Buffer, not into a reused one: node's handle failed a frame, or its self-test at start (then every frame)");
     const heldNow = (which: 'bytes' | 'size' | 'packed', name: string, help: string) =>
       new Gauge({

@@ -3,6 +3,7 @@
  * the supervisor stops them all.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { get as httpGet } from 'node:http';
 import { describe, expect, inject, test } from 'vitest';
@@ -129,6 +130,43 @@ describe('/metrics over several endpoint processes', () => {
       primary.kill('SIGTERM');
       await new Promise((r) => primary.once('exit', r));
     }
+  }, 120_000);
+});
+
+describe('answers shared between endpoint processes', () => {
+  test('an answer one worker made is sent by the other from the shared folder, not made again; the folder goes with the supervisor', async () => {
+    const port = await freePort();
+    const primary = await startEndpointProcess(inject('demoBuild'), port, 2);
+    const folder = `/dev/shm/snapcat-answers-${primary.pid}`;
+    try {
+      await until('two workers', () => childrenOf(primary.pid!).length === 2);
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 50; i++) {
+        const m = await getOnNewConnection(`${base}/metrics`);
+        if (m.status === 200 && sampleValue(m.body, 'snapcat_endpoint_processes') === 2) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(existsSync(folder)).toBe(true);
+      // a live query (short) and a long one (over 64 KB: shared as its packed frames)
+      for (const [i, path] of ['/radarnet/mirror/v3/files?timespan=2024-03-01T06:00:00Z/2024-03-01T18:00:00Z', '/radarnet/mirror/v3/files?timespan=2024-03-01/2024-03-03&expanded=true'].entries()) {
+        const before = await getOnNewConnection(`${base}/metrics`);
+        const first = await getOnNewConnection(`${base}${path}`);
+        expect(first.status).toBe(200);
+        // shared once held (a long answer once packed)
+        await until('the answer shared', () => readdirSync(folder).filter((f) => !f.endsWith('.tmp')).length > i, 5000);
+        // new connections go to the workers in turn: the other worker answers at least one of these
+        const again = await Promise.all(Array.from({ length: 4 }, () => getOnNewConnection(`${base}${path}`)));
+        for (const r of again) expect(r.body).toBe(first.body);
+        const after = await getOnNewConnection(`${base}/metrics`);
+        const delta = (name: string) => (sampleValue(after.body, name) ?? 0) - (sampleValue(before.body, name) ?? 0);
+        expect(delta('snapcat_answer_cache_misses_total'), path).toBe(1);
+        expect(delta('snapcat_answer_cache_shared_hits_total'), path).toBe(1);
+      }
+    } finally {
+      primary.kill('SIGTERM');
+      await new Promise((r) => primary.once('exit', r));
+    }
+    expect(existsSync(folder)).toBe(false);
   }, 120_000);
 });
 
