@@ -7,6 +7,11 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** The environment variable that names the folder (set by the supervisor for its workers). */
+export const SHARED_ANSWERS_ENV = 'SNAPCAT_SHARED_ANSWERS';
+/** Bytes the folder holds at most (lib/supervisor.ts removes the oldest entries past it). */
+export const SHARED_BUDGET = 64 * 2 ** 20;
+
 /** Where the folders go: memory, so an entry is read at the speed of a copy. */
 export const SHARED_ROOT = '/dev/shm';
 const PREFIX = 'snapcat-answers-';

@@ -6,8 +6,7 @@
  */
 import cluster from 'node:cluster';
 import { answerClusterMetrics } from './cluster-metrics.ts';
-import { openSharedFolder, removeSharedFolder, sweepSharedFolder } from './shared-answers-folder.ts';
-import { SHARED_ANSWERS_ENV, SHARED_BUDGET } from '../server/shared-answers.ts';
+import { openSharedFolder, removeSharedFolder, SHARED_ANSWERS_ENV, SHARED_BUDGET, sweepSharedFolder } from './shared-answers-folder.ts';
 
 /** How often the shared answers' folder is brought back within its budget (ms). */
 const SWEEP_EVERY_MS = 2000;

@@ -433,8 +433,11 @@ export class AnswerCache {
       held.packed = s.packed;
       held.packedBytes = s.packed.reduce((n, f) => n + f.length, 0);
     } else held.body = s.body!;
-    this.#remember(etag, held);
-    if (this.#held.get(etag) === held) this.#sharedHits++;
+    // not let in: a miss here, made as any (and counted declined then, if it is not let in either)
+    const room = this.#room(etag, costOf(held));
+    if (!room) return;
+    this.#remember(etag, held, room);
+    this.#sharedHits++;
   }
 
   /** Shares an answer made here and held now with the other processes (their misses look there first). */

@@ -21,11 +21,7 @@ import { readFileSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-
-/** The environment variable that names the folder (set by the supervisor for its workers). */
-export const SHARED_ANSWERS_ENV = 'SNAPCAT_SHARED_ANSWERS';
-/** Bytes the folder holds at most (lib/supervisor.ts removes the oldest entries past it). */
-export const SHARED_BUDGET = 64 * 2 ** 20;
+import { SHARED_ANSWERS_ENV } from '../lib/shared-answers-folder.ts';
 
 /** An answer as shared: its body plain, or packed (zstd frames of answer-cache.ts PACK_FRAME bytes of body). */
 export interface SharedAnswer {
