@@ -31,7 +31,7 @@ import type { ApiName } from '../core/snapshot/table-schema.ts';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { openDuckDB, releaseBuffers, run, withMemoryCap } from '../lib/duckdb.ts';
 import { commandLine, type CliOption, type CliSpec } from '../lib/cli.ts';
-import { makeScratch, removeScratch, removeOnSignals } from './lib/scratch.ts';
+import { makeScratch, removeScratch, removeOnSignals } from '../lib/scratch.ts';
 import type { ApiBuildContext } from './lib/api-build.ts';
 import { buildAtomically, type BaseTree } from './lib/atomic-output.ts';
 import { TreeState } from './lib/tree-state.ts';

@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { sweepScratch } from './scratch.ts';
 
 /** The environment variable that names the folder (set by the supervisor for its workers). */
 export const SHARED_ANSWERS_ENV = 'SNAPCAT_SHARED_ANSWERS';
@@ -14,7 +15,8 @@ export const SHARED_BUDGET = 64 * 2 ** 20;
 
 /** Where the folders go: memory, so an entry is read at the speed of a copy. */
 export const SHARED_ROOT = '/dev/shm';
-const PREFIX = 'snapcat-answers-';
+/** The folders' kind, as the scratch folders' (lib/scratch.ts): `snapcat-answers-<pid>`. */
+const KIND = 'answers';
 
 /** Below this much room the answers are not shared (a container's /dev/shm is 64 MB by default). */
 const SHARED_MIN = 4 * 2 ** 20;
@@ -27,7 +29,7 @@ const SHARED_MIN = 4 * 2 ** 20;
 export function openSharedFolder(budget: number, root = SHARED_ROOT, pid = process.pid): { dir: string; budget: number } | undefined {
   if (!existsSync(root)) return undefined;
   removeStaleFolders(root);
-  const dir = join(root, `${PREFIX}${pid}`);
+  const dir = join(root, `snapcat-${KIND}-${pid}`);
   try {
     const fs = statfsSync(root);
     const room = Math.min(budget, Math.floor((fs.bavail * fs.bsize) / 4));
@@ -40,30 +42,9 @@ export function openSharedFolder(budget: number, root = SHARED_ROOT, pid = proce
   }
 }
 
-/** Removes the folders of supervisors that are gone (killed outright: no chance to remove their own). */
+/** Removes the folders of supervisors that are gone (killed outright: no chance to remove their own), as scratch folders are. */
 export function removeStaleFolders(root = SHARED_ROOT): void {
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(PREFIX)) continue;
-    const pid = Number(name.slice(PREFIX.length));
-    if (!Number.isInteger(pid) || alive(pid)) continue;
-    rmSync(join(root, name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: alive, another user's
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  sweepScratch(KIND, root);
 }
 
 /**

@@ -264,12 +264,12 @@ export class AnswerCache {
     return this.#held.size;
   }
 
-  /** Answers held packed now (PACK_MIN). */
   /** Frames unpacked by zstdDecompressSync instead of into reused Buffers (frame-unpacker.ts; metrics). */
   get unpackFallbacks(): number {
     return this.unpacker.fallbacks;
   }
 
+  /** Answers held packed now (PACK_MIN). */
   get packed(): number {
     return this.#packedNow;
   }

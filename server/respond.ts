@@ -251,10 +251,10 @@ export async function writePieces(res: ServerResponse, pieces: AsyncIterable<str
     slow = undefined;
     s?.();
   };
+  const { written } = pacing;
   for await (const piece of pieces) {
     if (res.destroyed) return;
     if (piece.length === 0) continue;
-    const { written } = pacing;
     if (!written) youngGarbage.streamed(piece.length);
     if (!(written ? res.write(piece, () => written(piece)) : res.write(piece))) await drained(res, pacing.stallMs ?? STALL_MS, pacing.slowMs ?? SLOW_CLIENT_MS, slow ? slowOnce : undefined);
   }

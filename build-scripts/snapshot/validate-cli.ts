@@ -8,7 +8,7 @@
  */
 import { commandLine, type CliOption, type CliSpec } from '../../lib/cli.ts';
 import { openDuckDB } from '../../lib/duckdb.ts';
-import { makeScratch, removeOnSignals, removeScratch } from '../lib/scratch.ts';
+import { makeScratch, removeOnSignals, removeScratch } from '../../lib/scratch.ts';
 import { Progress } from '../lib/progress.ts';
 import { SnapshotInvalid, validateSnapshot } from './validate.ts';
 

@@ -1,6 +1,6 @@
 /**
  * A build's and a validation's scratch folders (`<tmp>/snapcat-build-<pid>-…`, where DuckDB spills;
- * build-scripts/lib/scratch.ts) do not outlive them: a failed build leaves none, a build stopped by SIGTERM
+ * lib/scratch.ts) do not outlive them: a failed build leaves none, a build stopped by SIGTERM
  * leaves none, and one killed outright leaves one that the next build removes.
  */
 import { spawn } from 'node:child_process';

@@ -99,6 +99,15 @@ function getOnNewConnection(url: string): Promise<{ status: number; body: string
   });
 }
 
+/** Until both workers listen and answer the supervisor (its /metrics counts two processes). */
+async function untilBothAnswer(base: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const m = await getOnNewConnection(`${base}/metrics`);
+    if (m.status === 200 && sampleValue(m.body, 'snapcat_endpoint_processes') === 2) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('/metrics over several endpoint processes', () => {
   test('whichever worker answers, the scrape is every worker\'s metrics summed', async () => {
     const port = await freePort();
@@ -106,12 +115,7 @@ describe('/metrics over several endpoint processes', () => {
     try {
       await until('two workers', () => childrenOf(primary.pid!).length === 2);
       const base = `http://127.0.0.1:${port}`;
-      // until both workers listen and answer the supervisor
-      for (let i = 0; i < 50; i++) {
-        const m = await getOnNewConnection(`${base}/metrics`);
-        if (m.status === 200 && sampleValue(m.body, 'snapcat_endpoint_processes') === 2) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await untilBothAnswer(base);
       const n = 40;
       for (let i = 0; i < n; i++) expect((await getOnNewConnection(`${base}/radarnet/mirror/v3/radars?radar_code=sas`)).status).toBe(200);
       for (let i = 0; i < 4; i++) {
@@ -141,11 +145,7 @@ describe('answers shared between endpoint processes', () => {
     try {
       await until('two workers', () => childrenOf(primary.pid!).length === 2);
       const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 50; i++) {
-        const m = await getOnNewConnection(`${base}/metrics`);
-        if (m.status === 200 && sampleValue(m.body, 'snapcat_endpoint_processes') === 2) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await untilBothAnswer(base);
       expect(existsSync(folder)).toBe(true);
       // a live query (short) and a long one (over 64 KB: shared as its packed frames)
       for (const [i, path] of ['/radarnet/mirror/v3/files?timespan=2024-03-01T06:00:00Z/2024-03-01T18:00:00Z', '/radarnet/mirror/v3/files?timespan=2024-03-01/2024-03-03&expanded=true'].entries()) {

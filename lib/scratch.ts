@@ -1,6 +1,7 @@
 /**
  * Scratch folders of a build or a validation (where DuckDB spills), in the system's temporary folder:
- * `snapcat-<kind>-<pid>-XXXXXX`. Each is removed when its work ends, whether it succeeded or failed (finally), when
+ * `snapcat-<kind>-<pid>-XXXXXX` (and, swept alike, the endpoint's shared answers, `snapcat-answers-<pid>` in
+ * /dev/shm: lib/shared-answers-folder.ts). Each is removed when its work ends, whether it succeeded or failed (finally), when
  * the process exits (an `exit` hook: process.exit, and SIGINT/SIGTERM of a command-line run, see `removeOnSignals`),
  * and, for a process killed outright (kill -9, out of memory), by the next run of the same kind, which removes
  * every such folder whose process is gone (`sweepScratch`).
@@ -28,7 +29,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The scratch folders of `kind` whose process is gone: removed. Returns the paths removed. */
+/** The scratch folders of `kind` (`snapcat-<kind>-<pid>`, with or without a suffix) whose process is gone: removed. Returns the paths removed. */
 export function sweepScratch(kind: string, dir = tmpdir()): string[] {
   const prefix = `snapcat-${kind}-`;
   const removed: string[] = [];
@@ -40,7 +41,7 @@ export function sweepScratch(kind: string, dir = tmpdir()): string[] {
   }
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
-    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    const pid = Number(/^(\d+)(?:-|$)/.exec(name.slice(prefix.length))?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
     removed.push(join(dir, name));
